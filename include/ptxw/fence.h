@@ -1,0 +1,117 @@
+// ptxw/fence.h: fences between the generic and the async proxy, and for mbarrier init.
+//
+// The first block binds each PTX form with cuda::ptx tags; only the combinations the PTX ISA
+// defines compile (R10), only on targets that have them (R9). The second block names each fence
+// after the protocol step it serves; use those in kernels.
+//
+// What ptxas 13.0 emits (tests/codegen/fence): fence.proxy.async.global is FENCE.VIEW.ASYNC.G;
+// the shared::cta and sync_restrict release forms are MEMBAR.ALL.CTA + FENCE.VIEW.ASYNC.S; the
+// generic and shared::cluster forms MEMBAR.ALL.GPU + FENCE.VIEW.ASYNC.S. The sync_restrict acquire
+// form and fence.mbarrier_init emit no SASS at all: only the PTX shows them.
+#pragma once
+
+#include <ptxw/target.h>
+
+namespace ptxw {
+
+// ---- PTX forms ---------------------------------------------------------------------------------
+
+// fence.proxy.async;  // PTX ISA 80, SM_90. All state spaces.
+template <class Dep = void>
+__device__ void fence_proxy_async()
+{
+  constexpr bool target_ok = detail::supports<90, 800, Dep>;
+  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async needs sm_90 or newer");
+  if constexpr (target_ok)
+  {
+    ptx::fence_proxy_async();
+  }
+}
+
+// fence.proxy.async.space;  // PTX ISA 80, SM_90. .space = { .global, .shared::cta, .shared::cluster }
+template <class Space>
+__device__ void fence_proxy_async(Space space)
+{
+  constexpr bool space_ok = detail::is_one_of<Space, ptx::space_global_t, ptx::space_shared_t, ptx::space_cluster_t>;
+  static_assert(space_ok, "ptxw: R10 qualifiers: fence.proxy.async takes .space = .global, .shared::cta or "
+                          ".shared::cluster (ptx::space_global, ptx::space_shared, ptx::space_cluster)");
+  constexpr bool target_ok = detail::supports<90, 800, Space>;
+  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async needs sm_90 or newer");
+  if constexpr (space_ok & target_ok)
+  {
+    ptx::fence_proxy_async(space);
+  }
+}
+
+// fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;  // PTX ISA 86, SM_90
+// fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;      // PTX ISA 86, SM_90
+template <class Sem, class Space, class Scope>
+__device__ void fence_proxy_async_generic(Sem sem, Space space, Scope scope)
+{
+  constexpr bool acquire_form =
+    detail::is_one_of<Sem, ptx::sem_acquire_t> && detail::is_one_of<Space, ptx::space_cluster_t>;
+  constexpr bool release_form =
+    detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Space, ptx::space_shared_t>;
+  constexpr bool form_ok = (acquire_form || release_form) && detail::is_one_of<Scope, ptx::scope_cluster_t>;
+  static_assert(form_ok, "ptxw: R10 qualifiers: fence.proxy.async::generic.sync_restrict exists only as "
+                         "(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster) and "
+                         "(ptx::sem_release, ptx::space_shared, ptx::scope_cluster)");
+  constexpr bool target_ok = detail::supports<90, 860, Sem>;
+  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async::generic.sync_restrict needs sm_90 or newer and "
+                           "PTX ISA 8.6");
+  if constexpr (form_ok & target_ok)
+  {
+    ptx::fence_proxy_async_generic_sync_restrict(sem, space, scope);
+  }
+}
+
+// fence.mbarrier_init.release.cluster;  // PTX ISA 80, SM_90
+template <class Sem, class Scope>
+__device__ void fence_mbarrier_init(Sem sem, Scope scope)
+{
+  constexpr bool form_ok = detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Scope, ptx::scope_cluster_t>;
+  static_assert(form_ok, "ptxw: R10 qualifiers: fence.mbarrier_init exists only as "
+                         "(ptx::sem_release, ptx::scope_cluster)");
+  constexpr bool target_ok = detail::supports<90, 800, Sem>;
+  static_assert(target_ok, "ptxw: R9 target: fence.mbarrier_init needs sm_90 or newer");
+  if constexpr (form_ok & target_ok)
+  {
+    ptx::fence_mbarrier_init(sem, scope);
+  }
+}
+
+// ---- Protocol steps ----------------------------------------------------------------------------
+
+// R7. After a thread initialised cluster barriers, before the cluster-wide sync that lets other
+// CTAs (or async operations they issue) touch them. One fence covers all barriers it initialised.
+template <class Dep = void>
+__device__ void fence_after_mbarrier_init()
+{
+  fence_mbarrier_init(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
+}
+
+// After generic-proxy writes (st.shared, st.global) that an async-proxy operation issued later
+// reads: the source of cp.async.bulk shared->global, a TMA store, a tensor-core operand.
+template <class Space>
+__device__ void fence_before_async_read(Space space)
+{
+  fence_proxy_async(space);
+}
+
+// R4. A thread is done reading a shared-memory slot the async proxy writes (a CLC response, a
+// TMA destination): release its reads before the sync that lets the slot be written again.
+template <class Dep = void>
+__device__ void fence_after_slot_read()
+{
+  fence_proxy_async_generic(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::space_shared, ptx::scope_cluster);
+}
+
+// R4. The thread about to issue the async write into a slot (after the sync that followed every
+// reader's fence_after_slot_read): acquire those reads so the write is ordered after them.
+template <class Dep = void>
+__device__ void fence_before_slot_write()
+{
+  fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Dep>{}, ptx::space_cluster, ptx::scope_cluster);
+}
+
+} // namespace ptxw

@@ -1,0 +1,431 @@
+// ptxw/mbarrier.h: a typed shared-memory mbarrier.
+//
+//   __shared__ ptxw::cta_barrier bar;       // used by the threads of one CTA
+//   __shared__ ptxw::cluster_barrier cbar;  // also targeted by other CTAs of the cluster
+//
+// Every operation is one PTX instruction (see the PTX line above each), issued through cuda::ptx
+// where CCCL has the form and through ptxw/detail/isa otherwise. Qualifiers are cuda::ptx tags and
+// come as a leading (sem, scope) pair or not at all; the defaults are the ones the protocol needs
+// (release arrive, acquire wait, relaxed tx counts, at the barrier's own scope).
+//
+// Rules enforced here, at compile time (docs/rules.md):
+//   R6  waits take a ptxw::phase, which flips once per completed wait;
+//   R9  each form compiles only for the targets and PTX ISA versions that have it;
+//   R10 only the sem/scope combinations the PTX ISA defines for the instruction;
+//   R11 arrival counts (ptxw::arrivals) and transaction bytes (ptxw::tx_bytes) are not interchangeable;
+//   R12 a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier.
+#pragma once
+
+#include <ptxw/detail/isa/mapa.h>
+#include <ptxw/detail/isa/mbarrier_local.h>
+#include <ptxw/detail/isa/mbarrier_remote.h>
+#include <ptxw/phase.h>
+#include <ptxw/target.h>
+#include <ptxw/units.h>
+
+namespace ptxw {
+
+namespace detail {
+
+template <class Scope>
+inline constexpr bool is_mbarrier_scope = is_one_of<Scope, ptx::scope_cta_t, ptx::scope_cluster_t>;
+
+// .relaxed mbarrier forms arrived with PTX ISA 8.6; .release/.acquire ones with 8.0.
+template <class Sem>
+inline constexpr int mbarrier_min_isa = ::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t> ? 860 : 800;
+
+// R10 (.scope) and R12, shared by every local operation of a barrier declared at BarrierScope.
+template <class OpScope, class BarrierScope>
+__host__ __device__ constexpr bool check_op_scope()
+{
+  constexpr bool scope_ok = is_mbarrier_scope<OpScope>;
+  static_assert(scope_ok, "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or .cluster "
+                          "(ptx::scope_cta, ptx::scope_cluster)");
+  constexpr bool fits =
+    !(::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t> && ::cuda::std::is_same_v<BarrierScope, ptx::scope_cta_t>);
+  static_assert(fits, "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; "
+                      "this barrier is a ptxw::cta_barrier");
+  return scope_ok && fits;
+}
+
+template <class Sem, class OpScope, class BarrierScope>
+__host__ __device__ constexpr bool check_arrive()
+{
+  constexpr bool sem_ok = is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>;
+  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed "
+                        "(ptx::sem_release, ptx::sem_relaxed)");
+  constexpr bool target_ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
+  static_assert(target_ok, "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer "
+                           "(.relaxed also needs PTX ISA 8.6)");
+  return sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+}
+
+template <class Sem, class OpScope, class BarrierScope>
+__host__ __device__ constexpr bool check_tx() // expect_tx and complete_tx
+{
+  constexpr bool sem_ok = ::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t>;
+  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take only "
+                        ".sem = .relaxed (ptx::sem_relaxed)");
+  constexpr bool target_ok = supports<90, 800, Sem>;
+  static_assert(target_ok, "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
+  return sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+}
+
+template <class Ph, class Sem, class OpScope, class BarrierScope>
+__host__ __device__ constexpr bool check_wait()
+{
+  constexpr bool phase_ok = is_phase_lvalue<Ph>;
+  static_assert(phase_ok, "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per completed "
+                          "wait; a parity integer or a temporary phase is how waits end up on the wrong phase");
+  constexpr bool sem_ok = is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>;
+  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire "
+                        "or .relaxed (ptx::sem_acquire, ptx::sem_relaxed)");
+  constexpr bool target_ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
+  static_assert(target_ok, "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope "
+                           "need sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
+  return phase_ok & sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+}
+
+template <class Count>
+__host__ __device__ constexpr bool check_arrivals()
+{
+  constexpr bool ok = is_unit<Count, arrivals>;
+  static_assert(ok, "ptxw: R11 units: this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes "
+                    "are ptxw::tx_bytes and go to expect_tx/complete_tx; qualifiers come first, as a (sem, scope) pair");
+  return ok;
+}
+
+template <class Bytes>
+__host__ __device__ constexpr bool check_tx_bytes()
+{
+  constexpr bool ok = is_unit<Bytes, tx_bytes>;
+  static_assert(ok, "ptxw: R11 units: this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival "
+                    "counts are ptxw::arrivals and go to init/arrive; qualifiers come first, as a (sem, scope) pair");
+  return ok;
+}
+
+template <class Hint>
+__host__ __device__ constexpr bool check_hint()
+{
+  constexpr bool ok = is_unit<Hint, suspend_hint>;
+  static_assert(ok, "ptxw: R11 units: the time limit of a try_wait is ptxw::suspend_hint{ns}");
+  return ok;
+}
+
+} // namespace detail
+
+// An mbarrier in the shared memory of another CTA of the cluster, addressed through the
+// shared::cluster window. Obtained from cluster_barrier::remote(rank); only arrive and
+// complete_tx exist remotely (waits are local to the barrier's own CTA).
+class remote_mbarrier
+{
+  ::cuda::std::uint32_t addr_; // shared::cluster address
+
+  template <class Scope>
+  friend class mbarrier;
+
+  __device__ explicit remote_mbarrier(::cuda::std::uint32_t cluster_addr) noexcept
+      : addr_(cluster_addr)
+  {}
+
+  template <class Sem, class OpScope>
+  __device__ static constexpr bool check_remote_arrive()
+  {
+    constexpr bool sem_ok = detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>;
+    static_assert(sem_ok, "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release or .relaxed");
+    constexpr bool scope_ok = ::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>;
+    static_assert(scope_ok, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster takes only "
+                            ".scope = .cluster (ptx::scope_cluster)");
+    constexpr bool target_ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
+    static_assert(target_ok, "ptxw: R9 target: remote mbarrier.arrive needs sm_90 or newer "
+                             "(.relaxed also needs PTX ISA 8.6)");
+    return sem_ok & scope_ok & target_ok;
+  }
+
+public:
+  // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];
+  template <class Dep = void>
+  __device__ void arrive()
+  {
+    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
+  }
+
+  // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count;
+  template <class Count>
+  __device__ void arrive(Count count)
+  {
+    arrive(ptx::sem_release, ptx::scope_cluster, count);
+  }
+
+  // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr];
+  template <class Sem, class OpScope>
+  __device__ void arrive(Sem sem, OpScope)
+  {
+    if constexpr (check_remote_arrive<Sem, OpScope>())
+    {
+      detail::isa::mbarrier_arrive_remote(sem, addr_);
+    }
+  }
+
+  // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr], count;
+  template <class Sem, class OpScope, class Count>
+  __device__ void arrive(Sem sem, OpScope, Count count)
+  {
+    if constexpr (detail::check_arrivals<Count>() & check_remote_arrive<Sem, OpScope>())
+    {
+      detail::isa::mbarrier_arrive_remote(sem, addr_, count.value);
+    }
+  }
+
+  // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;
+  template <class Bytes>
+  __device__ void complete_tx(Bytes bytes)
+  {
+    constexpr bool target_ok = detail::supports<90, 800, Bytes>;
+    static_assert(target_ok, "ptxw: R9 target: remote mbarrier.complete_tx needs sm_90 or newer");
+    if constexpr (detail::check_tx_bytes<Bytes>() & target_ok)
+    {
+      detail::isa::mbarrier_complete_tx_remote(addr_, bytes.value);
+    }
+  }
+
+  // The shared::cluster address, for diagnostics and hand-written PTX.
+  __device__ ::cuda::std::uint32_t cluster_address() const noexcept
+  {
+    return addr_;
+  }
+};
+
+template <class Scope>
+class mbarrier
+{
+  static_assert(detail::is_mbarrier_scope<Scope>,
+                "ptxw: R12 barrier scope: an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
+                "ptx::scope_cluster (ptxw::cluster_barrier)");
+
+  ::cuda::std::uint64_t word_; // no initialiser: lives in __shared__ memory, set by init()
+
+  __device__ ::cuda::std::uint32_t smem_addr() const noexcept
+  {
+    return detail::isa::smem_addr(&word_);
+  }
+
+  template <class Ph, class Sem, class OpScope, class... Hint>
+  __device__ bool try_wait_impl(Ph& ph, Sem sem, OpScope scope, Hint... hint)
+  {
+    if constexpr ((detail::check_wait<Ph, Sem, OpScope, Scope>() & ... & detail::check_hint<Hint>()))
+    {
+      if (ptx::mbarrier_try_wait_parity(sem, scope, &word_, ph.parity(), hint.ns...))
+      {
+        ph.advance();
+        return true;
+      }
+    }
+    return false;
+  }
+
+public:
+  using scope_type = Scope;
+
+  // The barrier word, for interop with cuda::ptx.
+  __device__ ::cuda::std::uint64_t* native_handle() noexcept
+  {
+    return &word_;
+  }
+
+  // mbarrier.init.shared.b64 [addr], count;  -- one thread, before any other operation (R7).
+  template <class Count>
+  __device__ void init(Count count)
+  {
+    constexpr bool target_ok = detail::supports<80, 700, Count>;
+    static_assert(target_ok, "ptxw: R9 target: mbarrier.init needs sm_80 or newer");
+    if constexpr (detail::check_arrivals<Count>() & target_ok)
+    {
+      ptx::mbarrier_init(&word_, count.value);
+    }
+  }
+
+  // mbarrier.inval.shared::cta.b64 [addr];  -- before the memory is reused for anything else.
+  template <class Dep = void>
+  __device__ void inval()
+  {
+    constexpr bool target_ok = detail::supports<80, 700, Dep>;
+    static_assert(target_ok, "ptxw: R9 target: mbarrier.inval needs sm_80 or newer");
+    if constexpr (target_ok)
+    {
+      detail::isa::mbarrier_inval(smem_addr());
+    }
+  }
+
+  // mbarrier.arrive.release.<scope>.shared::cta.b64 state, [addr];
+  __device__ void arrive()
+  {
+    arrive(ptx::sem_release, Scope{});
+  }
+
+  // mbarrier.arrive.release.<scope>.shared::cta.b64 state, [addr], count;
+  template <class Count>
+  __device__ void arrive(Count count)
+  {
+    arrive(ptx::sem_release, Scope{}, count);
+  }
+
+  // mbarrier.arrive.{release,relaxed}.{cta,cluster}.shared::cta.b64 state, [addr];
+  template <class Sem, class OpScope>
+  __device__ void arrive(Sem sem, OpScope scope)
+  {
+    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
+    {
+      (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_);
+    }
+  }
+
+  // mbarrier.arrive.{release,relaxed}.{cta,cluster}.shared::cta.b64 state, [addr], count;
+  template <class Sem, class OpScope, class Count>
+  __device__ void arrive(Sem sem, OpScope scope, Count count)
+  {
+    if constexpr (detail::check_arrivals<Count>() & detail::check_arrive<Sem, OpScope, Scope>())
+    {
+      (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, count.value);
+    }
+  }
+
+  // mbarrier.expect_tx.relaxed.<scope>.shared::cta.b64 [addr], txCount;
+  template <class Bytes>
+  __device__ void expect_tx(Bytes bytes)
+  {
+    expect_tx(ptx::sem_relaxed, Scope{}, bytes);
+  }
+
+  // mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 [addr], txCount;
+  template <class Sem, class OpScope, class Bytes>
+  __device__ void expect_tx(Sem sem, OpScope scope, Bytes bytes)
+  {
+    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_tx<Sem, OpScope, Scope>())
+    {
+      ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+    }
+  }
+
+  // mbarrier.arrive.expect_tx.release.<scope>.shared::cta.b64 state, [addr], txCount;
+  template <class Bytes>
+  __device__ void arrive_expect_tx(Bytes bytes)
+  {
+    arrive_expect_tx(ptx::sem_release, Scope{}, bytes);
+  }
+
+  // mbarrier.arrive.expect_tx.{release,relaxed}.{cta,cluster}.shared::cta.b64 state, [addr], txCount;
+  template <class Sem, class OpScope, class Bytes>
+  __device__ void arrive_expect_tx(Sem sem, OpScope scope, Bytes bytes)
+  {
+    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_arrive<Sem, OpScope, Scope>())
+    {
+      (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+    }
+  }
+
+  // mbarrier.complete_tx.relaxed.<scope>.shared::cta.b64 [addr], txCount;
+  template <class Bytes>
+  __device__ void complete_tx(Bytes bytes)
+  {
+    complete_tx(ptx::sem_relaxed, Scope{}, bytes);
+  }
+
+  // mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cta.b64 [addr], txCount;
+  template <class Sem, class OpScope, class Bytes>
+  __device__ void complete_tx(Sem, OpScope scope, Bytes bytes)
+  {
+    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_tx<Sem, OpScope, Scope>())
+    {
+      detail::isa::mbarrier_complete_tx(scope, smem_addr(), bytes.value);
+    }
+  }
+
+  // This barrier as seen from the CTA of the cluster with the given rank is the same object in
+  // that CTA's shared memory. mapa.shared::cluster.u32 addr, [this], rank;
+  template <class Rank>
+  __device__ remote_mbarrier remote(Rank rank)
+  {
+    constexpr bool rank_ok = detail::is_unit<Rank, cta_rank>;
+    static_assert(rank_ok, "ptxw: R11 units: remote() takes a ptxw::cta_rank{r}");
+    constexpr bool scope_ok = ::cuda::std::is_same_v<Scope, ptx::scope_cluster_t>;
+    static_assert(scope_ok, "ptxw: R12 barrier scope: remote operations target a ptxw::cluster_barrier; this "
+                            "barrier is a ptxw::cta_barrier, whose init is not published to the cluster");
+    constexpr bool target_ok = detail::supports<90, 780, Rank>;
+    static_assert(target_ok, "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer");
+    if constexpr (rank_ok & scope_ok & target_ok)
+    {
+      return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.value));
+    }
+    else
+    {
+      return remote_mbarrier(0u);
+    }
+  }
+
+  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity();
+  // On success the phase advances to the next one.
+  template <class Ph>
+  __device__ bool try_wait(Ph&& ph)
+  {
+    return try_wait_impl<Ph>(ph, ptx::sem_acquire, Scope{});
+  }
+
+  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity(), hint;
+  template <class Ph, class Hint>
+  __device__ bool try_wait(Ph&& ph, Hint hint)
+  {
+    return try_wait_impl<Ph>(ph, ptx::sem_acquire, Scope{}, hint);
+  }
+
+  // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
+  template <class Ph, class Sem, class OpScope>
+  __device__ bool try_wait(Ph&& ph, Sem sem, OpScope scope)
+  {
+    return try_wait_impl<Ph>(ph, sem, scope);
+  }
+
+  // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity, hint;
+  template <class Ph, class Hint, class Sem, class OpScope>
+  __device__ bool try_wait(Ph&& ph, Hint hint, Sem sem, OpScope scope)
+  {
+    return try_wait_impl<Ph>(ph, sem, scope, hint);
+  }
+
+  // mbarrier.test_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity();
+  // Never suspends. On success the phase advances to the next one.
+  template <class Ph>
+  __device__ bool test_wait(Ph&& ph)
+  {
+    return test_wait(ph, ptx::sem_acquire, Scope{});
+  }
+
+  // mbarrier.test_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
+  template <class Ph, class Sem, class OpScope>
+  __device__ bool test_wait(Ph&& ph, Sem sem, OpScope scope)
+  {
+    if constexpr (detail::check_wait<Ph, Sem, OpScope, Scope>())
+    {
+      if (ptx::mbarrier_test_wait_parity(sem, scope, &word_, ph.parity()))
+      {
+        ph.advance();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Blocks until the phase completes, then advances it: a try_wait loop.
+  template <class Ph, class... Args>
+  __device__ void wait(Ph&& ph, Args... args)
+  {
+    while (!try_wait(static_cast<Ph&&>(ph), args...))
+    {
+    }
+  }
+};
+
+using cta_barrier     = mbarrier<ptx::scope_cta_t>;
+using cluster_barrier = mbarrier<ptx::scope_cluster_t>;
+
+} // namespace ptxw

@@ -1,0 +1,75 @@
+// ptxw/target.h: what the current compilation targets, and the gates built on it.
+//
+// Every wrapper states its own availability with a static_assert on `ptxw::detail::supports<...>`
+// (rule R9: an instruction compiles only for targets whose ptxas accepts it). The gates read the
+// macros nvcc defines per device pass; in the host pass every gate is open, because device code is
+// checked where it is compiled for a target. Gates are dependent on a template parameter so that
+// they fire only when a wrapper is instantiated, never merely because a header was included.
+#pragma once
+
+#include <cuda/ptx>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+namespace ptxw {
+
+namespace ptx = ::cuda::ptx;
+
+namespace target {
+
+#if defined(__CUDA_ARCH__)
+inline constexpr bool device_pass = true;
+// 90 for sm_90/sm_90a, 100 for sm_100*, 103, 110, 120, 121, ...
+inline constexpr int sm = __CUDA_ARCH__ / 10;
+#else
+inline constexpr bool device_pass = false;
+inline constexpr int sm = 0;
+#endif
+
+// sm_XXa: the arch-specific feature set of exactly that GPU.
+#if defined(__CUDA_ARCH_SPECIFIC__)
+inline constexpr bool arch_specific = true;
+#else
+inline constexpr bool arch_specific = false;
+#endif
+
+// sm_XXf (and sm_XXa, which implies it): the feature set shared by a GPU family.
+#if defined(__CUDA_ARCH_FAMILY_SPECIFIC__)
+inline constexpr bool family_specific = true;
+#else
+inline constexpr bool family_specific = false;
+#endif
+
+// PTX ISA version the toolchain emits, as CCCL computes it (e.g. 870 for ISA 8.7).
+inline constexpr int ptx_isa = static_cast<int>(__cccl_ptx_isa);
+
+} // namespace target
+
+namespace detail {
+
+template <class...>
+inline constexpr bool dependent_true = true;
+
+// T, but dependent on Dep: keeps a non-template-looking call inside a template lazily checked.
+template <class T, class... Dep>
+struct dependent_type
+{
+  using type = T;
+};
+template <class T, class... Dep>
+using dependent_t = typename dependent_type<T, Dep...>::type;
+
+// True in the host pass. In a device pass: the target is sm_<MinSm> or newer and the toolchain
+// speaks PTX ISA <MinIsa> or newer. `Dep` only delays evaluation to instantiation.
+template <int MinSm, int MinIsa, class... Dep>
+inline constexpr bool supports =
+  dependent_true<Dep...> && (!target::device_pass || (target::sm >= MinSm && target::ptx_isa >= MinIsa));
+
+template <class T, class... Ts>
+inline constexpr bool is_one_of = (::cuda::std::is_same_v<T, Ts> || ...);
+
+template <class T>
+using remove_cvref_t = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<T>>;
+
+} // namespace detail
+} // namespace ptxw

@@ -1,0 +1,63 @@
+# lit configuration of the ptxw codegen suite. One lit run checks one compile target:
+#
+#   lit tests/codegen --param target=sm_100a [--param cuda_root=/usr/local/cuda] [--param build_dir=build]
+#
+# Features come from the toolchain: a target ptxas does not know makes every test UNSUPPORTED, and
+# each instruction family is a feature only where ptxas accepts it (tools/ptxwtools/probes.py).
+# Substitutions:
+#   %ptxw-compile  compile a test for the target: -o %t writes %t.ptx, %t.cubin, %t.sass
+#   %ptx-check     FileCheck with prefixes PTX, PTX-<family> (PTX-SM10X), PTX-<target> (PTX-SM100A)
+#   %sass-check    the same for SASS
+#   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
+#   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
+# -*- Python -*-
+import os
+import sys
+from pathlib import Path
+
+import lit.formats
+
+source_root = Path(__file__).resolve().parent
+repo = source_root.parents[1]
+sys.path.insert(0, str(repo / "tools"))
+from ptxwtools import probes, targets, toolchain  # noqa: E402
+
+params = lit_config.params
+if "target" not in params:
+    lit_config.fatal("ptxw codegen runs once per target: pass --param target=sm_90a (or sm_100a, ...)")
+try:
+    target = targets.parse(params["target"])
+    tc = toolchain.find_toolchain(params.get("cuda_root"))
+    filecheck = toolchain.find_filecheck()
+    toolchain.find_disassembler()
+    known_targets, ptxas_version = tc.targets, tc.version
+except (targets.UnknownTarget, toolchain.ToolError) as e:
+    lit_config.fatal(str(e))
+
+config.name = f"ptxw-codegen-{target.name}"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu"]
+config.excludes = ["Inputs"]
+config.test_source_root = str(source_root)
+config.test_exec_root = str(Path(params.get("build_dir", repo / "build")).resolve() / "codegen" / target.name)
+Path(config.test_exec_root).mkdir(parents=True, exist_ok=True)
+
+major_minor = ".".join(ptxas_version.split(".")[:2])
+config.available_features.add(f"ptxas-{major_minor}")
+config.available_features.add(f"target-{target.name}")
+if target.name not in known_targets:
+    config.unsupported = True
+    lit_config.note(f"ptxas {ptxas_version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
+else:
+    config.available_features.update(probes.accepted_features(tc, target.name))
+
+config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
+python, tools = sys.executable, repo / "tools"
+check = f"{filecheck} --allow-unused-prefixes --check-prefixes="
+config.substitutions += [
+    ("%ptxw-compile", f"{python} {tools / 'ptxw'} compile --cuda-root {tc.root} --target {target.name}"),
+    ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
+    ("%ptx-check", check + ",".join(target.prefixes("PTX"))),
+    ("%sass-check", check + ",".join(target.prefixes("SASS"))),
+    ("%nvcc", f"{tc.nvcc} -std=c++17 -I{repo / 'include'} -arch={target.name}"),
+]

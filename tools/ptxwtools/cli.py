@@ -1,0 +1,120 @@
+"""The `ptxw` command.
+
+  tools/ptxw setup      install what the suite needs (idempotent; see deps.py)
+  tools/ptxw codegen    set up, run the codegen suite once per target, print a per-target summary
+  tools/ptxw test       set up, build, and run every test (CTest): codegen, runtime, tools, package
+  tools/ptxw compile    compile one source for one target to PTX, cubin and SASS (compile.py)
+  tools/ptxw sass-equal zero-overhead check of a SASS listing (sass_equal.py)
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import deps, targets, toolchain
+
+REPO = toolchain.REPO
+
+
+def _lit_env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(toolchain.deps_dir() / "py"), env.get("PYTHONPATH")]))
+    return env
+
+
+def run_codegen(target_names, build_dir: Path, cuda_root=None, jobs=None, quiet=False):
+    """One lit run per target. Returns {target: {code: count}} and whether everything ran."""
+    summary, complete = {}, True
+    for name in target_names:
+        results = build_dir / "codegen" / f"{name}.json"
+        results.parent.mkdir(parents=True, exist_ok=True)
+        results.unlink(missing_ok=True)
+        cmd = [sys.executable, str(toolchain.deps_dir() / "py" / "bin" / "lit"), str(REPO / "tests" / "codegen"), "--param", f"target={name}",
+               "--param", f"build_dir={build_dir}", "-o", str(results), "-q" if quiet else "-sv"]
+        if cuda_root:
+            cmd += ["--param", f"cuda_root={cuda_root}"]
+        if jobs:
+            cmd += ["-j", str(jobs)]
+        print(f"== codegen {name}", flush=True)
+        rc = subprocess.run(cmd, env=_lit_env()).returncode
+        counts = {}
+        if results.exists():
+            for t in json.loads(results.read_text())["tests"]:
+                counts[t["code"]] = counts.get(t["code"], 0) + 1
+        else:
+            counts["ERROR"] = 1  # lit stopped before running tests (its message is above)
+        if rc != 0 and not any(counts.get(c) for c in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")):
+            counts["ERROR"] = 1
+        summary[name] = counts
+        complete &= not any(counts.get(c) for c in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR"))
+    return summary, complete
+
+
+def print_summary(summary):
+    rows = [("target", "passed", "unsupported", "failed")]
+    for name, c in summary.items():
+        failed = sum(c.get(k, 0) for k in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR"))
+        rows.append((name, str(c.get("PASS", 0) + c.get("XFAIL", 0)), str(c.get("UNSUPPORTED", 0)), str(failed)))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    print()
+    for r in rows:
+        print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))))
+
+
+def cmd_setup(_):
+    deps.setup()
+    return 0
+
+
+def cmd_codegen(a):
+    for name in a.targets:
+        targets.parse(name)
+    deps.setup()
+    summary, complete = run_codegen(a.targets, Path(a.build_dir).resolve(), a.cuda_root, a.jobs)
+    print_summary(summary)
+    return 0 if complete else 1
+
+
+def cmd_test(a):
+    tools = deps.setup()
+    build = Path(a.build_dir).resolve()
+    jobs = str(os.cpu_count() or 2)
+    steps = [
+        ["cmake", "-S", str(REPO), "-B", str(build), "-DPTXW_BUILD_TESTS=ON", f"-DPTXW_FILECHECK={tools['filecheck']}"],
+        ["cmake", "--build", str(build), "-j", jobs],
+        ["ctest", "--test-dir", str(build), "-j", jobs, "--output-on-failure"],
+    ]
+    for step in steps:
+        print("+ " + " ".join(step), flush=True)
+        if subprocess.run(step).returncode != 0:
+            return 1
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("compile", "sass-equal"):
+        from . import compile, sass_equal  # their own argument parsers
+
+        return {"compile": compile.main, "sass-equal": sass_equal.main}[argv[0]](argv[1:])
+    p = argparse.ArgumentParser(prog="ptxw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("setup", help="install what the suite needs").set_defaults(func=cmd_setup)
+    c = sub.add_parser("codegen", help="run the codegen suite per target and print a summary")
+    c.add_argument("--targets", nargs="+", default=list(targets.SUITE_TARGETS), metavar="TARGET")
+    c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    c.add_argument("--build-dir", default=str(REPO / "build"))
+    c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
+    c.set_defaults(func=cmd_codegen)
+    t = sub.add_parser("test", help="build and run every test")
+    t.add_argument("--build-dir", default=str(REPO / "build"))
+    t.set_defaults(func=cmd_test)
+    a = p.parse_args(argv)
+    try:
+        return a.func(a)
+    except (toolchain.ToolError, targets.UnknownTarget) as e:
+        sys.stderr.write(f"ptxw: {e}\n")
+        return 2

@@ -1,0 +1,53 @@
+"""Compile one CUDA source for one target into the three files a codegen test checks:
+<out>.ptx (nvcc -ptx), <out>.cubin (ptxas) and <out>.sass (canonical listing, see sass.py).
+
+    tools/ptxw compile kernel.cu --target sm_100a -o /tmp/kernel [-- extra nvcc flags]
+
+Each step's command line is printed when it fails, so a failure can be rerun by hand."""
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from . import sass, targets, toolchain
+
+INCLUDE = toolchain.REPO / "include"
+
+
+def _step(cmd):
+    out = toolchain.run(cmd)
+    if out.returncode != 0:
+        sys.stderr.write(f"ptxw-compile: command failed (exit {out.returncode}):\n  {shlex.join(map(str, cmd))}\n")
+        sys.stderr.write(out.stdout + out.stderr)
+        raise SystemExit(1)
+    return out
+
+
+def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=()):
+    if target.name not in tc.targets:
+        raise toolchain.ToolError(f"ptxas {tc.version} at {tc.ptxas} does not know target {target.name}")
+    disasm = toolchain.find_disassembler()
+    ptx, cubin = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
+    _step([tc.nvcc, "-std=c++17", f"-arch={target.name}", "-ptx", f"-I{INCLUDE}", *nvcc_flags, src, "-o", ptx])
+    _step([tc.ptxas, f"--gpu-name={target.name}", ptx, "-o", cubin])
+    dump = _step([disasm, "-sass", cubin])
+    functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())
+    header = f"{src.name} for {target.name}: ptxas {tc.version}, {disasm}"
+    out.with_name(out.name + ".sass").write_text(sass.format_listing(functions, header))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="ptxw compile", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("source", type=Path)
+    p.add_argument("--target", required=True, help="sm_90a, sm_100f, ...")
+    p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
+    p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    p.add_argument("nvcc_flags", nargs="*", help="extra nvcc flags, after --")
+    a = p.parse_args(argv)
+    try:
+        compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root), a.nvcc_flags)
+    except (toolchain.ToolError, targets.UnknownTarget) as e:
+        sys.stderr.write(f"ptxw-compile: {e}\n")
+        return 1
+    return 0

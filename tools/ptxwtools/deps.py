@@ -1,0 +1,93 @@
+"""`ptxw setup`: install what the suite needs, idempotently.
+
+Project-local, from PyPI, into .deps/py (pip --target): LLVM lit (the PyPI one: Debian's lit 14
+lacks %if), cuobjdump and the nvdisasm it runs. From Debian, only when missing and only as root:
+FileCheck (llvm-14-tools), GoogleTest (libgtest-dev), CMake. The CUDA toolkit itself is not
+installed: a missing one is an error that says so."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from . import toolchain
+
+PYPI = {
+    "lit": "18.1.8",
+    "nvidia-cuda-cuobjdump": "13.5.37",
+    "nvidia-cuda-nvdisasm": "13.5.37",
+}
+
+
+def _say(msg):
+    print(f"ptxw setup: {msg}", flush=True)
+
+
+def _apt_install(*packages) -> bool:
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    _say(f"installing {' '.join(packages)} with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    if subprocess.run(cmd, env=env).returncode == 0:
+        return True
+    subprocess.run(["apt-get", "update", "-q"], env=env)
+    return subprocess.run(cmd, env=env).returncode == 0
+
+
+def _pypi(py_dir):
+    stamp = py_dir / ".ptxw-stamp.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == PYPI:
+        return
+    _say(f"installing {', '.join(f'{k}=={v}' for k, v in PYPI.items())} into {py_dir}")
+    if py_dir.exists():
+        shutil.rmtree(py_dir)
+    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check", "--root-user-action=ignore",
+           "--target", str(py_dir), *(f"{k}=={v}" for k, v in PYPI.items())]
+    if subprocess.run(cmd).returncode != 0:
+        raise toolchain.ToolError(f"pip could not install {', '.join(PYPI)} (is PyPI reachable?)")
+    stamp.write_text(json.dumps(PYPI))
+
+
+def _gtest_present() -> bool:
+    return any(os.path.exists(p) for p in (
+        "/usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake",
+        "/usr/lib/aarch64-linux-gnu/cmake/GTest/GTestConfig.cmake",
+        "/usr/local/lib/cmake/GTest/GTestConfig.cmake",
+    ))
+
+
+def setup() -> dict:
+    """Install what is missing; return the tool paths. Raises ToolError naming what is missing."""
+    missing = []
+    tc = toolchain.find_toolchain()
+    _say(f"CUDA {tc.version} at {tc.root}")
+
+    if not shutil.which("cmake") and not _apt_install("cmake"):
+        missing.append("cmake (Debian: apt-get install cmake)")
+
+    try:
+        filecheck = toolchain.find_filecheck()
+    except toolchain.ToolError:
+        filecheck = None
+        if _apt_install("llvm-14-tools"):
+            filecheck = toolchain.find_filecheck()
+    if filecheck is None:
+        missing.append("FileCheck (Debian: apt-get install llvm-14-tools; or set PTXW_FILECHECK)")
+
+    if not _gtest_present() and not _apt_install("libgtest-dev"):
+        missing.append("GoogleTest (Debian: apt-get install libgtest-dev)")
+
+    py_dir = toolchain.deps_dir() / "py"
+    _pypi(py_dir)
+    disasm = toolchain.find_disassembler()
+    version = toolchain.run([disasm, "--version"])
+    if version.returncode != 0:
+        raise toolchain.ToolError(f"{disasm} does not run:\n{version.stderr}")
+
+    if missing:
+        raise toolchain.ToolError("missing, and not installable here:\n  " + "\n  ".join(missing))
+    tools = {"cuda": str(tc.root), "filecheck": str(filecheck), "cuobjdump": str(disasm), "python_path": str(py_dir)}
+    _say("ready: " + ", ".join(f"{k}={v}" for k, v in tools.items()))
+    return tools

@@ -1,0 +1,143 @@
+"""SASS listings: parse cuobjdump -sass output, write the canonical listing tests check, and
+normalise instruction sequences for the zero-overhead comparison.
+
+Canonical listing (what FileCheck sees in a .sass file):
+
+    Function : ptxw_arrive
+      /*0000*/ LDC R1, c[0x0][0x28] ;
+      ...
+
+Functions appear in PTX definition order (cuobjdump prints them in reverse), instruction encodings
+are dropped and so is the padding ptxas puts after the last instruction (a branch to itself and
+NOPs), which carries no meaning and differs in length between functions.
+"""
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+_FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)\s*$")
+_INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(?:/\*\s*0x[0-9a-f]+\s*\*/)?\s*$")
+_PTX_FUNC = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
+_REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
+_BRANCH_SELF = re.compile(r"^BRA\s+(0x[0-9a-f]+)$")
+
+
+@dataclass
+class Instruction:
+    offset: int
+    text: str  # e.g. "@!P0 BRA 0x70" -- whitespace collapsed, no trailing ';'
+
+
+@dataclass
+class Function:
+    name: str
+    instructions: list = field(default_factory=list)
+
+
+class SassError(ValueError):
+    pass
+
+
+def parse_cuobjdump(text: str) -> list:
+    """Functions of a cuobjdump -sass listing, in the order cuobjdump prints them."""
+    functions = []
+    current = None
+    for line in text.splitlines():
+        m = _FUNCTION.match(line)
+        if m:
+            current = Function(m.group(1))
+            functions.append(current)
+            continue
+        m = _INSTR.match(line)
+        if m and current is not None:
+            body = " ".join(m.group(2).split()).rstrip(" ;")
+            current.instructions.append(Instruction(int(m.group(1), 16), body))
+    for f in functions:
+        _strip_padding(f)
+    return functions
+
+
+def _strip_padding(f: Function) -> None:
+    ins = f.instructions
+    while ins and ins[-1].text == "NOP":
+        ins.pop()
+    if ins:
+        m = _BRANCH_SELF.match(ins[-1].text)
+        if m and int(m.group(1), 16) == ins[-1].offset:
+            ins.pop()
+
+
+def ptx_function_order(ptx: str) -> list:
+    """Names of the .entry/.func definitions of a PTX module, in order."""
+    return [m.group(1) for m in map(_PTX_FUNC.match, ptx.splitlines()) if m]
+
+
+def order_like_ptx(functions: list, ptx: str) -> list:
+    rank = {name: i for i, name in enumerate(ptx_function_order(ptx))}
+    return sorted(functions, key=lambda f: rank.get(f.name, len(rank)))
+
+
+def format_listing(functions: list, header: str = "") -> str:
+    out = [f"// {header}"] if header else []
+    for f in functions:
+        out.append(f"Function : {f.name}")
+        out.extend(f"  /*{i.offset:04x}*/ {i.text} ;" for i in f.instructions)
+    return "\n".join(out) + "\n"
+
+
+def parse_listing(text: str) -> list:
+    """Read back a canonical listing written by format_listing."""
+    functions = []
+    for line in text.splitlines():
+        if line.startswith("Function : "):
+            functions.append(Function(line[len("Function : "):].strip()))
+        elif line.startswith("  /*") and functions:
+            m = re.match(r"^\s*/\*([0-9a-f]+)\*/ (.*) ;$", line)
+            if not m:
+                raise SassError(f"malformed listing line: {line!r}")
+            functions[-1].instructions.append(Instruction(int(m.group(1), 16), m.group(2)))
+    return functions
+
+
+def normalise(instructions: list) -> list:
+    """Instruction texts with register numbers renamed in order of first use, per register file
+    (R, UR, P, UP, B), and reuse flags dropped. Two functions normalise equal when they run the
+    same instructions on the same data flow, whatever registers the allocator picked."""
+    names = {}
+
+    def rename(m):
+        key = (m.group(1), m.group(2))
+        if key not in names:
+            names[key] = sum(1 for k in names if k[0] == m.group(1))
+        return f"{m.group(1)}%{names[key]}"
+
+    return [_REGISTER.sub(rename, i.text.replace(".reuse", "")) for i in instructions]
+
+
+@dataclass
+class Mismatch:
+    wrapper: str
+    reference: str
+    diff: str
+
+
+def compare_pairs(functions: list, wrapper_prefix="ptxw_", reference_prefix="ref_"):
+    """Pair every <wrapper_prefix>X with <reference_prefix>X and compare their normalised SASS.
+    Returns (pairs compared, mismatches). Raises SassError when there is nothing to compare or a
+    wrapper kernel has no reference: zero overhead is claimed per kernel, never by default."""
+    by_name = {f.name: f for f in functions}
+    wrappers = [f for f in functions if f.name.startswith(wrapper_prefix)]
+    if not wrappers:
+        raise SassError(f"no '{wrapper_prefix}*' function in the listing")
+    mismatches = []
+    for w in wrappers:
+        ref_name = reference_prefix + w.name[len(wrapper_prefix):]
+        r = by_name.get(ref_name)
+        if r is None:
+            raise SassError(f"'{w.name}' has no reference function '{ref_name}'")
+        a, b = normalise(w.instructions), normalise(r.instructions)
+        if a != b:
+            diff = "\n".join(difflib.unified_diff(b, a, ref_name, w.name, lineterm=""))
+            mismatches.append(Mismatch(w.name, ref_name, diff))
+    return len(wrappers), mismatches

@@ -1,0 +1,121 @@
+"""Finding and asking the tools: a CUDA toolchain (nvcc, ptxas), the SASS disassembler and
+FileCheck. Every failure is a ToolError whose message says what is missing and how to fix it."""
+
+import functools
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class ToolError(RuntimeError):
+    pass
+
+
+def deps_dir() -> Path:
+    """Where tools/ptxw setup installs what the suite needs (PTXW_DEPS_DIR overrides)."""
+    return Path(os.environ.get("PTXW_DEPS_DIR", REPO / ".deps"))
+
+
+def run(cmd, **kw) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    except OSError as e:
+        raise ToolError(f"cannot run {cmd[0]}: {e.strerror}") from None
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    root: Path
+
+    @property
+    def nvcc(self) -> Path:
+        return self.root / "bin" / "nvcc"
+
+    @property
+    def ptxas(self) -> Path:
+        return self.root / "bin" / "ptxas"
+
+    @functools.cached_property
+    def version(self) -> str:
+        """ptxas's release, e.g. '13.0.88'."""
+        out = run([self.ptxas, "--version"])
+        m = re.search(r"\bV(\d+\.\d+\.\d+)", out.stdout)
+        if out.returncode != 0 or not m:
+            raise ToolError(f"{self.ptxas} --version failed or printed no version:\n{out.stdout}{out.stderr}")
+        return m.group(1)
+
+    @functools.cached_property
+    def targets(self) -> frozenset:
+        """The sm_ targets ptxas --help lists for --gpu-name."""
+        out = run([self.ptxas, "--help"])
+        m = re.search(r"--gpu-name.*?Allowed values for this option:(.*?)Default value", out.stdout, re.S)
+        if out.returncode != 0 or not m:
+            raise ToolError(f"{self.ptxas} --help does not list the allowed --gpu-name values")
+        return frozenset(re.findall(r"'(sm_\d+[af]?)'", m.group(1)))
+
+    @functools.cached_property
+    def ptx_isa(self) -> str:
+        """The PTX ISA version nvcc writes into .version, e.g. '9.0'. Compiles an empty kernel, so
+        a toolchain that cannot compile at all fails here, with its own message."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp, "empty.cu")
+            src.write_text("__global__ void ptxw_probe() {}\n")
+            out = run([self.nvcc, "-ptx", "-arch=sm_90", src, "-o", Path(tmp, "empty.ptx")])
+            if out.returncode != 0:
+                raise ToolError(f"{self.nvcc} cannot compile an empty kernel:\n{out.stdout}{out.stderr}")
+            m = re.search(r"^\.version\s+(\d+\.\d+)", Path(tmp, "empty.ptx").read_text(), re.M)
+        if not m:
+            raise ToolError(f"{self.nvcc} wrote PTX without a .version line")
+        return m.group(1)
+
+    def check(self) -> "Toolchain":
+        for tool in (self.nvcc, self.ptxas):
+            if not os.access(tool, os.X_OK):
+                raise ToolError(
+                    f"no CUDA toolchain at {self.root}: {tool} is missing or not executable "
+                    "(pass --cuda-root, or set PTXW_CUDA_ROOT)"
+                )
+        return self
+
+
+def find_toolchain(root=None) -> Toolchain:
+    root = root or os.environ.get("PTXW_CUDA_ROOT") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    return Toolchain(Path(root).resolve()).check()
+
+
+def find_disassembler() -> Path:
+    """cuobjdump from the project's deps, else from PATH. It runs nvdisasm, which must sit beside
+    it or on NVDISASM_PATH."""
+    candidates = sorted(glob.glob(str(deps_dir() / "py" / "nvidia" / "cu*" / "bin" / "cuobjdump")))
+    path = Path(candidates[-1]) if candidates else (shutil.which("cuobjdump") and Path(shutil.which("cuobjdump")))
+    if not path:
+        raise ToolError("no cuobjdump: run `tools/ptxw setup` (installs it from PyPI into .deps/)")
+    if not (path.parent / "nvdisasm").exists() and not shutil.which("nvdisasm"):
+        raise ToolError(f"{path} needs nvdisasm beside it or on PATH: run `tools/ptxw setup`")
+    return path
+
+
+def find_filecheck() -> Path:
+    """FileCheck from PTXW_FILECHECK, PATH, or the newest /usr/lib/llvm-*/bin."""
+    explicit = os.environ.get("PTXW_FILECHECK")
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise ToolError(f"PTXW_FILECHECK={explicit} is not an executable")
+        return Path(explicit)
+    found = shutil.which("FileCheck")
+    if found:
+        return Path(found)
+    llvm = sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), key=lambda p: int(re.search(r"llvm-(\d+)", p).group(1)))
+    if llvm:
+        return Path(llvm[-1])
+    raise ToolError(
+        "no FileCheck: install LLVM's tools (Debian: apt-get install llvm-14-tools), or set PTXW_FILECHECK; "
+        "`tools/ptxw setup` does the apt-get when it runs as root"
+    )
