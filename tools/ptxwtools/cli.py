@@ -72,7 +72,8 @@ def cmd_setup(_):
 def cmd_codegen(a):
     for name in a.targets:
         targets.parse(name)
-    deps.setup()
+    if not a.no_setup:
+        deps.setup()
     summary, complete = run_codegen(a.targets, Path(a.build_dir).resolve(), a.cuda_root, a.jobs)
     print_summary(summary)
     return 0 if complete else 1
@@ -108,6 +109,7 @@ def main(argv=None):
     c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
     c.add_argument("--build-dir", default=str(REPO / "build"))
     c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
+    c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
     c.set_defaults(func=cmd_codegen)
     t = sub.add_parser("test", help="build and run every test")
     t.add_argument("--build-dir", default=str(REPO / "build"))
