@@ -1,5 +1,8 @@
 // ptxw/fence.h: fences between the generic and the async proxy, and for mbarrier init.
 //
+// Calls between ptxw's own functions are qualified: cuda::ptx has functions of the same names and
+// argument-dependent lookup on its tags would pick those, skipping ptxw's checks.
+//
 // The first block binds each PTX form with cuda::ptx tags; only the combinations the PTX ISA
 // defines compile (R10), only on targets that have them (R9). The second block names each fence
 // after the protocol step it serves; use those in kernels.
@@ -11,6 +14,10 @@
 #pragma once
 
 #include <ptxw/target.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/fence.h>
+#endif
 
 namespace ptxw {
 
@@ -87,7 +94,7 @@ __device__ void fence_mbarrier_init(Sem sem, Scope scope)
 template <class Dep = void>
 __device__ void fence_after_mbarrier_init()
 {
-  fence_mbarrier_init(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
+  ::ptxw::fence_mbarrier_init(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
 }
 
 // After generic-proxy writes (st.shared, st.global) that an async-proxy operation issued later
@@ -95,7 +102,7 @@ __device__ void fence_after_mbarrier_init()
 template <class Space>
 __device__ void fence_before_async_read(Space space)
 {
-  fence_proxy_async(space);
+  ::ptxw::fence_proxy_async(space);
 }
 
 // R4. A thread is done reading a shared-memory slot the async proxy writes (a CLC response, a
@@ -103,7 +110,7 @@ __device__ void fence_before_async_read(Space space)
 template <class Dep = void>
 __device__ void fence_after_slot_read()
 {
-  fence_proxy_async_generic(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::space_shared, ptx::scope_cluster);
+  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::space_shared, ptx::scope_cluster);
 }
 
 // R4. The thread about to issue the async write into a slot (after the sync that followed every
@@ -111,7 +118,7 @@ __device__ void fence_after_slot_read()
 template <class Dep = void>
 __device__ void fence_before_slot_write()
 {
-  fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Dep>{}, ptx::space_cluster, ptx::scope_cluster);
+  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Dep>{}, ptx::space_cluster, ptx::scope_cluster);
 }
 
 } // namespace ptxw

@@ -4,24 +4,36 @@
 //   __shared__ ptxw::cluster_barrier cbar;  // also targeted by other CTAs of the cluster
 //
 // Every operation is one PTX instruction (see the PTX line above each), issued through cuda::ptx
-// where CCCL has the form and through ptxw/detail/isa otherwise. Qualifiers are cuda::ptx tags and
-// come as a leading (sem, scope) pair or not at all; the defaults are the ones the protocol needs
-// (release arrive, acquire wait, relaxed tx counts, at the barrier's own scope).
+// where CCCL has the form and through ptxw/detail/isa otherwise. Arguments follow cuda::ptx:
+// qualifiers first, as a (sem, scope) pair of cuda::ptx tags, then the operands. Without the pair
+// an operation takes the qualifiers the protocol needs: release arrive, acquire wait, relaxed
+// transaction counts, all at the barrier's own scope.
 //
-// Rules enforced here, at compile time (docs/rules.md):
+// Rules enforced here at compile time (docs/rules.md); a misuse gets one message, for the first
+// argument that is wrong:
 //   R6  waits take a ptxw::phase, which flips once per completed wait;
 //   R9  each form compiles only for the targets and PTX ISA versions that have it;
 //   R10 only the sem/scope combinations the PTX ISA defines for the instruction;
 //   R11 arrival counts (ptxw::arrivals) and transaction bytes (ptxw::tx_bytes) are not interchangeable;
 //   R12 a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier.
+// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11) and a wait
+// that does not complete within PTXW_CHECKED_TIMEOUT_NS (R6), reported instead of hanging.
 #pragma once
 
+#include <ptxw/checked.h>
 #include <ptxw/detail/isa/mapa.h>
 #include <ptxw/detail/isa/mbarrier_local.h>
 #include <ptxw/detail/isa/mbarrier_remote.h>
 #include <ptxw/phase.h>
 #include <ptxw/target.h>
 #include <ptxw/units.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/mbarrier_arrive.h>
+#  include <cuda/__ptx/instructions/mbarrier_expect_tx.h>
+#  include <cuda/__ptx/instructions/mbarrier_init.h>
+#  include <cuda/__ptx/instructions/mbarrier_wait.h>
+#endif
 
 namespace ptxw {
 
@@ -34,64 +46,115 @@ inline constexpr bool is_mbarrier_scope = is_one_of<Scope, ptx::scope_cta_t, ptx
 template <class Sem>
 inline constexpr int mbarrier_min_isa = ::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t> ? 860 : 800;
 
-// R10 (.scope) and R12, shared by every local operation of a barrier declared at BarrierScope.
+// Each check static_asserts its rule and returns whether it holds. The callers nest them in
+// `if constexpr`, so checks after the first failing one are not instantiated.
+
+// R10 (.scope) and R12, for every local operation on a barrier declared at BarrierScope.
 template <class OpScope, class BarrierScope>
 __host__ __device__ constexpr bool check_op_scope()
 {
-  constexpr bool scope_ok = is_mbarrier_scope<OpScope>;
-  static_assert(scope_ok, "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or .cluster "
-                          "(ptx::scope_cta, ptx::scope_cluster)");
-  constexpr bool fits =
-    !(::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t> && ::cuda::std::is_same_v<BarrierScope, ptx::scope_cta_t>);
-  static_assert(fits, "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; "
-                      "this barrier is a ptxw::cta_barrier");
-  return scope_ok && fits;
+  if constexpr (!is_mbarrier_scope<OpScope>)
+  {
+    static_assert(dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or "
+                                            ".cluster (ptx::scope_cta, ptx::scope_cluster), as the second of the "
+                                            "(sem, scope) pair");
+    return false;
+  }
+  else if constexpr (::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>
+                     && ::cuda::std::is_same_v<BarrierScope, ptx::scope_cta_t>)
+  {
+    static_assert(dependent_false<OpScope>, "ptxw: R12 barrier scope: a .cluster-scope operation needs a "
+                                            "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier");
+    return false;
+  }
+  else
+  {
+    return true;
+  }
 }
 
+// mbarrier.arrive and mbarrier.arrive.expect_tx.
 template <class Sem, class OpScope, class BarrierScope>
 __host__ __device__ constexpr bool check_arrive()
 {
-  constexpr bool sem_ok = is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>;
-  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed "
-                        "(ptx::sem_release, ptx::sem_relaxed)");
-  constexpr bool target_ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-  static_assert(target_ok, "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer "
-                           "(.relaxed also needs PTX ISA 8.6)");
-  return sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+  if constexpr (!is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
+  {
+    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed "
+                                        "(ptx::sem_release, ptx::sem_relaxed), as the first of the (sem, scope) pair");
+    return false;
+  }
+  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
+  {
+    return false;
+  }
+  else
+  {
+    constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
+    static_assert(ok, "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer "
+                      "(.relaxed also needs PTX ISA 8.6)");
+    return ok;
+  }
 }
 
+// mbarrier.expect_tx and mbarrier.complete_tx.
 template <class Sem, class OpScope, class BarrierScope>
-__host__ __device__ constexpr bool check_tx() // expect_tx and complete_tx
+__host__ __device__ constexpr bool check_tx()
 {
-  constexpr bool sem_ok = ::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t>;
-  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take only "
-                        ".sem = .relaxed (ptx::sem_relaxed)");
-  constexpr bool target_ok = supports<90, 800, Sem>;
-  static_assert(target_ok, "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
-  return sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+  if constexpr (!::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t>)
+  {
+    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take "
+                                        "only .sem = .relaxed (ptx::sem_relaxed), as the first of the (sem, scope) pair");
+    return false;
+  }
+  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
+  {
+    return false;
+  }
+  else
+  {
+    constexpr bool ok = supports<90, 800, Sem>;
+    static_assert(ok, "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
+    return ok;
+  }
 }
 
-template <class Ph, class Sem, class OpScope, class BarrierScope>
+// mbarrier.try_wait.parity and mbarrier.test_wait.parity.
+template <class Sem, class OpScope, class BarrierScope, class Ph>
 __host__ __device__ constexpr bool check_wait()
 {
-  constexpr bool phase_ok = is_phase_lvalue<Ph>;
-  static_assert(phase_ok, "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per completed "
-                          "wait; a parity integer or a temporary phase is how waits end up on the wrong phase");
-  constexpr bool sem_ok = is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>;
-  static_assert(sem_ok, "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire "
-                        "or .relaxed (ptx::sem_acquire, ptx::sem_relaxed)");
-  constexpr bool target_ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-  static_assert(target_ok, "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope "
-                           "need sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
-  return phase_ok & sem_ok & check_op_scope<OpScope, BarrierScope>() & target_ok;
+  if constexpr (!is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>)
+  {
+    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = "
+                                        ".acquire or .relaxed (ptx::sem_acquire, ptx::sem_relaxed), as the first of the "
+                                        "(sem, scope) pair");
+    return false;
+  }
+  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
+  {
+    return false;
+  }
+  else if constexpr (!is_phase_lvalue<Ph>)
+  {
+    static_assert(dependent_false<Ph>, "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per "
+                                       "completed wait; a parity integer or a temporary phase is how waits end up "
+                                       "on the wrong phase");
+    return false;
+  }
+  else
+  {
+    constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
+    static_assert(ok, "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
+                      "sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
+    return ok;
+  }
 }
 
 template <class Count>
 __host__ __device__ constexpr bool check_arrivals()
 {
   constexpr bool ok = is_unit<Count, arrivals>;
-  static_assert(ok, "ptxw: R11 units: this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes "
-                    "are ptxw::tx_bytes and go to expect_tx/complete_tx; qualifiers come first, as a (sem, scope) pair");
+  static_assert(ok, "ptxw: R11 units: this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes are "
+                    "ptxw::tx_bytes and go to expect_tx/complete_tx; qualifiers come first, as a (sem, scope) pair");
   return ok;
 }
 
@@ -99,8 +162,8 @@ template <class Bytes>
 __host__ __device__ constexpr bool check_tx_bytes()
 {
   constexpr bool ok = is_unit<Bytes, tx_bytes>;
-  static_assert(ok, "ptxw: R11 units: this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival "
-                    "counts are ptxw::arrivals and go to init/arrive; qualifiers come first, as a (sem, scope) pair");
+  static_assert(ok, "ptxw: R11 units: this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival counts "
+                    "are ptxw::arrivals and go to init/arrive; qualifiers come first, as a (sem, scope) pair");
   return ok;
 }
 
@@ -108,8 +171,23 @@ template <class Hint>
 __host__ __device__ constexpr bool check_hint()
 {
   constexpr bool ok = is_unit<Hint, suspend_hint>;
-  static_assert(ok, "ptxw: R11 units: the time limit of a try_wait is ptxw::suspend_hint{ns}");
+  static_assert(ok, "ptxw: R11 units: the argument after the phase is a ptxw::suspend_hint{ns}; qualifiers come "
+                    "first, as a (sem, scope) pair before the phase");
   return ok;
+}
+
+// Checked mode: counts must lie in the PTX range [min, 2^20 - 1].
+__device__ inline void check_count_range(unsigned rule, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t n,
+                                         ::cuda::std::uint32_t min)
+{
+#if PTXW_CHECKED
+  if (n < min || n >= (1u << 20))
+  {
+    checked::report(nullptr, rule, addr, 0, n);
+  }
+#else
+  (void) rule, (void) addr, (void) n, (void) min;
+#endif
 }
 
 } // namespace detail
@@ -131,15 +209,25 @@ class remote_mbarrier
   template <class Sem, class OpScope>
   __device__ static constexpr bool check_remote_arrive()
   {
-    constexpr bool sem_ok = detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>;
-    static_assert(sem_ok, "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release or .relaxed");
-    constexpr bool scope_ok = ::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>;
-    static_assert(scope_ok, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster takes only "
-                            ".scope = .cluster (ptx::scope_cluster)");
-    constexpr bool target_ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
-    static_assert(target_ok, "ptxw: R9 target: remote mbarrier.arrive needs sm_90 or newer "
-                             "(.relaxed also needs PTX ISA 8.6)");
-    return sem_ok & scope_ok & target_ok;
+    if constexpr (!detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
+    {
+      static_assert(detail::dependent_false<Sem>, "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release "
+                                                  "or .relaxed, as the first of the (sem, scope) pair");
+      return false;
+    }
+    else if constexpr (!::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>)
+    {
+      static_assert(detail::dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster "
+                                                      "takes only .scope = .cluster (ptx::scope_cluster)");
+      return false;
+    }
+    else
+    {
+      constexpr bool ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
+      static_assert(ok, "ptxw: R9 target: remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
+                        "8.6)");
+      return ok;
+    }
   }
 
 public:
@@ -171,9 +259,13 @@ public:
   template <class Sem, class OpScope, class Count>
   __device__ void arrive(Sem sem, OpScope, Count count)
   {
-    if constexpr (detail::check_arrivals<Count>() & check_remote_arrive<Sem, OpScope>())
+    if constexpr (check_remote_arrive<Sem, OpScope>())
     {
-      detail::isa::mbarrier_arrive_remote(sem, addr_, count.value);
+      if constexpr (detail::check_arrivals<Count>())
+      {
+        detail::check_count_range(11, addr_, count.value, 1);
+        detail::isa::mbarrier_arrive_remote(sem, addr_, count.value);
+      }
     }
   }
 
@@ -181,11 +273,15 @@ public:
   template <class Bytes>
   __device__ void complete_tx(Bytes bytes)
   {
-    constexpr bool target_ok = detail::supports<90, 800, Bytes>;
-    static_assert(target_ok, "ptxw: R9 target: remote mbarrier.complete_tx needs sm_90 or newer");
-    if constexpr (detail::check_tx_bytes<Bytes>() & target_ok)
+    if constexpr (detail::check_tx_bytes<Bytes>())
     {
-      detail::isa::mbarrier_complete_tx_remote(addr_, bytes.value);
+      constexpr bool target_ok = detail::supports<90, 800, Bytes>;
+      static_assert(target_ok, "ptxw: R9 target: remote mbarrier.complete_tx needs sm_90 or newer");
+      if constexpr (target_ok)
+      {
+        detail::check_count_range(11, addr_, bytes.value, 0);
+        detail::isa::mbarrier_complete_tx_remote(addr_, bytes.value);
+      }
     }
   }
 
@@ -205,23 +301,59 @@ class mbarrier
 
   ::cuda::std::uint64_t word_; // no initialiser: lives in __shared__ memory, set by init()
 
-  __device__ ::cuda::std::uint32_t smem_addr() const noexcept
+  template <class Sem, class OpScope, class... Hint>
+  __device__ bool try_wait_parity(Sem sem, OpScope scope, ::cuda::std::uint32_t parity, Hint... hint)
   {
-    return detail::isa::smem_addr(&word_);
+    return ptx::mbarrier_try_wait_parity(sem, scope, &word_, parity, hint.ns...);
   }
 
-  template <class Ph, class Sem, class OpScope, class... Hint>
-  __device__ bool try_wait_impl(Ph& ph, Sem sem, OpScope scope, Hint... hint)
+  template <class Sem, class OpScope, class Ph, class... Hint>
+  __device__ bool try_wait_impl(Sem sem, OpScope scope, Ph& ph, Hint... hint)
   {
-    if constexpr ((detail::check_wait<Ph, Sem, OpScope, Scope>() & ... & detail::check_hint<Hint>()))
+    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
     {
-      if (ptx::mbarrier_try_wait_parity(sem, scope, &word_, ph.parity(), hint.ns...))
+      if constexpr ((detail::check_hint<Hint>() && ...))
       {
-        ph.advance();
-        return true;
+        if (try_wait_parity(sem, scope, ph.parity(), hint...))
+        {
+          ph.advance();
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  // The parity is read once and the phase advanced once, after the loop: advancing inside the
+  // spin (as try_wait does) costs a select and an xor per retry on sm_90a.
+  template <class Sem, class OpScope, class Ph, class... Hint>
+  __device__ void wait_impl(Sem sem, OpScope scope, Ph& ph, Hint... hint)
+  {
+    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
+    {
+      if constexpr ((detail::check_hint<Hint>() && ...))
+      {
+        const ::cuda::std::uint32_t parity = ph.parity();
+#if PTXW_CHECKED
+        if (!try_wait_parity(sem, scope, parity, hint...))
+        {
+          const ::cuda::std::uint64_t start = checked::now_ns();
+          while (!try_wait_parity(sem, scope, parity, hint...))
+          {
+            if (checked::now_ns() - start > PTXW_CHECKED_TIMEOUT_NS)
+            {
+              checked::report(nullptr, 6, smem_addr(), ph.count(), 0);
+            }
+          }
+        }
+#else
+        while (!try_wait_parity(sem, scope, parity, hint...))
+        {
+        }
+#endif
+        ph.advance();
+      }
+    }
   }
 
 public:
@@ -233,15 +365,25 @@ public:
     return &word_;
   }
 
+  // The shared::cta address of the barrier word, for diagnostics and hand-written PTX.
+  __device__ ::cuda::std::uint32_t smem_addr() const noexcept
+  {
+    return detail::isa::smem_addr(&word_);
+  }
+
   // mbarrier.init.shared.b64 [addr], count;  -- one thread, before any other operation (R7).
   template <class Count>
   __device__ void init(Count count)
   {
-    constexpr bool target_ok = detail::supports<80, 700, Count>;
-    static_assert(target_ok, "ptxw: R9 target: mbarrier.init needs sm_80 or newer");
-    if constexpr (detail::check_arrivals<Count>() & target_ok)
+    if constexpr (detail::check_arrivals<Count>())
     {
-      ptx::mbarrier_init(&word_, count.value);
+      constexpr bool target_ok = detail::supports<80, 700, Count>;
+      static_assert(target_ok, "ptxw: R9 target: mbarrier.init needs sm_80 or newer");
+      if constexpr (target_ok)
+      {
+        detail::check_count_range(11, smem_addr(), count.value, 1);
+        ptx::mbarrier_init(&word_, count.value);
+      }
     }
   }
 
@@ -284,9 +426,13 @@ public:
   template <class Sem, class OpScope, class Count>
   __device__ void arrive(Sem sem, OpScope scope, Count count)
   {
-    if constexpr (detail::check_arrivals<Count>() & detail::check_arrive<Sem, OpScope, Scope>())
+    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
     {
-      (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, count.value);
+      if constexpr (detail::check_arrivals<Count>())
+      {
+        detail::check_count_range(11, smem_addr(), count.value, 1);
+        (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, count.value);
+      }
     }
   }
 
@@ -301,9 +447,13 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void expect_tx(Sem sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_tx<Sem, OpScope, Scope>())
+    if constexpr (detail::check_tx<Sem, OpScope, Scope>())
     {
-      ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+      if constexpr (detail::check_tx_bytes<Bytes>())
+      {
+        detail::check_count_range(11, smem_addr(), bytes.value, 0);
+        ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+      }
     }
   }
 
@@ -318,9 +468,13 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void arrive_expect_tx(Sem sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_arrive<Sem, OpScope, Scope>())
+    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
     {
-      (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+      if constexpr (detail::check_tx_bytes<Bytes>())
+      {
+        detail::check_count_range(11, smem_addr(), bytes.value, 0);
+        (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
+      }
     }
   }
 
@@ -335,76 +489,83 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void complete_tx(Sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_tx_bytes<Bytes>() & detail::check_tx<Sem, OpScope, Scope>())
+    if constexpr (detail::check_tx<Sem, OpScope, Scope>())
     {
-      detail::isa::mbarrier_complete_tx(scope, smem_addr(), bytes.value);
+      if constexpr (detail::check_tx_bytes<Bytes>())
+      {
+        detail::check_count_range(11, smem_addr(), bytes.value, 0);
+        detail::isa::mbarrier_complete_tx(scope, smem_addr(), bytes.value);
+      }
     }
   }
 
-  // This barrier as seen from the CTA of the cluster with the given rank is the same object in
-  // that CTA's shared memory. mapa.shared::cluster.u32 addr, [this], rank;
+  // This barrier as the same object in the shared memory of the cluster's CTA `rank`.
+  // mapa.shared::cluster.u32 addr, [this], rank;
   template <class Rank>
   __device__ remote_mbarrier remote(Rank rank)
   {
-    constexpr bool rank_ok = detail::is_unit<Rank, cta_rank>;
-    static_assert(rank_ok, "ptxw: R11 units: remote() takes a ptxw::cta_rank{r}");
-    constexpr bool scope_ok = ::cuda::std::is_same_v<Scope, ptx::scope_cluster_t>;
-    static_assert(scope_ok, "ptxw: R12 barrier scope: remote operations target a ptxw::cluster_barrier; this "
-                            "barrier is a ptxw::cta_barrier, whose init is not published to the cluster");
-    constexpr bool target_ok = detail::supports<90, 780, Rank>;
-    static_assert(target_ok, "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer");
-    if constexpr (rank_ok & scope_ok & target_ok)
+    if constexpr (!::cuda::std::is_same_v<Scope, ptx::scope_cluster_t>)
     {
-      return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.value));
+      static_assert(detail::dependent_false<Rank>, "ptxw: R12 barrier scope: remote operations target a "
+                                                   "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier, whose "
+                                                   "init is not published to the cluster");
+      return remote_mbarrier(0u);
+    }
+    else if constexpr (!detail::is_unit<Rank, cta_rank>)
+    {
+      static_assert(detail::dependent_false<Rank>, "ptxw: R11 units: remote() takes a ptxw::cta_rank{r}");
+      return remote_mbarrier(0u);
     }
     else
     {
-      return remote_mbarrier(0u);
+      constexpr bool target_ok = detail::supports<90, 780, Rank>;
+      static_assert(target_ok, "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer");
+      return remote_mbarrier(target_ok ? detail::isa::mapa_shared_cluster(smem_addr(), rank.value) : 0u);
     }
   }
 
-  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity();
+  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity();
   // On success the phase advances to the next one.
   template <class Ph>
   __device__ bool try_wait(Ph&& ph)
   {
-    return try_wait_impl<Ph>(ph, ptx::sem_acquire, Scope{});
+    return try_wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph);
   }
 
-  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity(), hint;
+  // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity(), hint;
   template <class Ph, class Hint>
   __device__ bool try_wait(Ph&& ph, Hint hint)
   {
-    return try_wait_impl<Ph>(ph, ptx::sem_acquire, Scope{}, hint);
+    return try_wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph, hint);
   }
 
   // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
-  template <class Ph, class Sem, class OpScope>
-  __device__ bool try_wait(Ph&& ph, Sem sem, OpScope scope)
+  template <class Sem, class OpScope, class Ph>
+  __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    return try_wait_impl<Ph>(ph, sem, scope);
+    return try_wait_impl<Sem, OpScope, Ph>(sem, scope, ph);
   }
 
   // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity, hint;
-  template <class Ph, class Hint, class Sem, class OpScope>
-  __device__ bool try_wait(Ph&& ph, Hint hint, Sem sem, OpScope scope)
+  template <class Sem, class OpScope, class Ph, class Hint>
+  __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
   {
-    return try_wait_impl<Ph>(ph, sem, scope, hint);
+    return try_wait_impl<Sem, OpScope, Ph>(sem, scope, ph, hint);
   }
 
-  // mbarrier.test_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], phase.parity();
+  // mbarrier.test_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity();
   // Never suspends. On success the phase advances to the next one.
   template <class Ph>
   __device__ bool test_wait(Ph&& ph)
   {
-    return test_wait(ph, ptx::sem_acquire, Scope{});
+    return test_wait(ptx::sem_acquire, Scope{}, static_cast<Ph&&>(ph));
   }
 
   // mbarrier.test_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
-  template <class Ph, class Sem, class OpScope>
-  __device__ bool test_wait(Ph&& ph, Sem sem, OpScope scope)
+  template <class Sem, class OpScope, class Ph>
+  __device__ bool test_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    if constexpr (detail::check_wait<Ph, Sem, OpScope, Scope>())
+    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
     {
       if (ptx::mbarrier_test_wait_parity(sem, scope, &word_, ph.parity()))
       {
@@ -415,13 +576,30 @@ public:
     return false;
   }
 
-  // Blocks until the phase completes, then advances it: a try_wait loop.
-  template <class Ph, class... Args>
-  __device__ void wait(Ph&& ph, Args... args)
+  // Blocks until the phase completes, then advances it: a try_wait.parity loop. Same forms as
+  // try_wait: (ph), (ph, hint), (sem, scope, ph), (sem, scope, ph, hint).
+  template <class Ph>
+  __device__ void wait(Ph&& ph)
   {
-    while (!try_wait(static_cast<Ph&&>(ph), args...))
-    {
-    }
+    wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph);
+  }
+
+  template <class Ph, class Hint>
+  __device__ void wait(Ph&& ph, Hint hint)
+  {
+    wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph, hint);
+  }
+
+  template <class Sem, class OpScope, class Ph>
+  __device__ void wait(Sem sem, OpScope scope, Ph&& ph)
+  {
+    wait_impl<Sem, OpScope, Ph>(sem, scope, ph);
+  }
+
+  template <class Sem, class OpScope, class Ph, class Hint>
+  __device__ void wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
+  {
+    wait_impl<Sem, OpScope, Ph>(sem, scope, ph, hint);
   }
 };
 

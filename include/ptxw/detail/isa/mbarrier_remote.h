@@ -3,7 +3,7 @@
 // Qualifier legality and target gates are checked by the callers in ptxw/mbarrier.h.
 #pragma once
 
-#include <cuda/ptx>
+#include <ptxw/target.h>
 #include <cuda/std/cstdint>
 
 namespace ptxw::detail::isa {

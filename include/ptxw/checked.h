@@ -1,0 +1,86 @@
+// ptxw/checked.h: checked mode, the run-time half of the rules.
+//
+// PTXW_CHECKED=1 turns on the checks types cannot make: a wait that never completes (R5, R6), a
+// thread waiting on a stale phase (R6), and in ptxw/clc.h a request after an observed failure (R1),
+// a raw decode of a failure (R2), two submitters in one phase (R3), a request while readers still
+// read (R4). Default: on unless NDEBUG is defined, like assert. A check that fires records a
+// ptxw::checked::diagnostic (rule, block, thread, barrier or slot address, phase) into the sink the
+// host attached (ptxw/checked_host.h); with no sink it prints the diagnostic and traps. Either way
+// a broken protocol becomes a report, never a silent hang or silent corruption.
+#pragma once
+
+#include <ptxw/target.h>
+
+#ifndef PTXW_CHECKED
+#  if defined(NDEBUG)
+#    define PTXW_CHECKED 0
+#  else
+#    define PTXW_CHECKED 1
+#  endif
+#endif
+
+// Default time a checked wait may take before it is reported (R5/R6), in nanoseconds.
+#ifndef PTXW_CHECKED_TIMEOUT_NS
+#  define PTXW_CHECKED_TIMEOUT_NS 2000000000ull
+#endif
+
+namespace ptxw::checked {
+
+// One report. `address` is the shared-memory (shared::cta) address of the barrier or slot.
+struct diagnostic
+{
+  ::cuda::std::uint32_t rule; // n of R<n>
+  ::cuda::std::uint32_t block[3];
+  ::cuda::std::uint32_t thread[3];
+  ::cuda::std::uint32_t address;
+  ::cuda::std::uint32_t phase; // the phase waited for or requested (count; parity = phase & 1)
+  ::cuda::std::uint32_t detail; // rule-specific: what was observed (see describe() in checked_host.h)
+};
+
+// Device view of where diagnostics go. Owned by ptxw::checked::diagnostics on the host.
+struct sink
+{
+  diagnostic* records;
+  ::cuda::std::uint32_t* count; // reports made, also those beyond capacity
+  ::cuda::std::uint32_t capacity;
+  ::cuda::std::uint32_t trap; // non-zero: trap after recording
+  ::cuda::std::uint64_t timeout_ns; // how long a checked wait may take
+};
+
+__device__ inline ::cuda::std::uint64_t now_ns()
+{
+  ::cuda::std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ inline ::cuda::std::uint64_t timeout_ns(const sink* s)
+{
+  return s ? s->timeout_ns : PTXW_CHECKED_TIMEOUT_NS;
+}
+
+// Record a diagnostic. Without a sink: print it and trap, the only report left.
+__device__ inline void report(const sink* s, unsigned rule, ::cuda::std::uint32_t address,
+                              ::cuda::std::uint32_t phase, ::cuda::std::uint32_t detail = 0)
+{
+  if (s == nullptr || s->records == nullptr)
+  {
+    printf("ptxw: R%u violated: block (%u,%u,%u) thread (%u,%u,%u) barrier/slot 0x%x phase %u (parity %u) detail %u\n",
+           rule, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, address, phase,
+           phase & 1u, detail);
+    __trap();
+  }
+  const ::cuda::std::uint32_t i = atomicAdd(s->count, 1u);
+  if (i < s->capacity)
+  {
+    s->records[i] = diagnostic{rule, {blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
+                               address, phase, detail};
+    __threadfence_system();
+  }
+  if (s->trap)
+  {
+    __trap();
+  }
+}
+
+} // namespace ptxw::checked
