@@ -1,0 +1,110 @@
+// R10: only the sem/scope/space combinations the PTX ISA defines for an instruction compile.
+// REQUIRES: mbarrier-tx, fence-sync-restrict
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX_RELEASE %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_RELEASE %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_ACQUIRE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_GPU %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_GPU
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_ARRIVE_CTA %s 2>&1 | FileCheck %s --check-prefix=REMOTE_ARRIVE_CTA
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_ACQUIRE_SHARED %s 2>&1 | FileCheck %s --check-prefix=GENERIC_ACQUIRE_SHARED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_RELEASE_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=GENERIC_RELEASE_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_SCOPE_CTA %s 2>&1 | FileCheck %s --check-prefix=GENERIC_SCOPE_CTA
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_MBARRIER_INIT_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=MBARRIER_INIT_ACQUIRE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PROXY_ASYNC_SPACE %s 2>&1 | FileCheck %s --check-prefix=PROXY_ASYNC_SPACE
+//
+// Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
+// CASE the file compiles: the correct spellings of the same calls, in the same kernel, are accepted.
+
+#include <ptxw/fence.h>
+#include <ptxw/mbarrier.h>
+
+namespace ptx = cuda::ptx;
+
+__global__ void r10_qualifiers()
+{
+  __shared__ ptxw::cta_barrier bar;
+  __shared__ ptxw::cluster_barrier cbar;
+  ptxw::phase ph;
+
+  // The legal forms of everything misused below.
+  bar.init(ptxw::arrivals{1});
+  bar.expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{16});
+  bar.arrive(ptx::sem_release, ptx::scope_cta);
+  bar.arrive(ptx::sem_relaxed, ptx::scope_cta);
+  bar.wait(ptx::sem_acquire, ptx::scope_cta, ph);
+  cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_release, ptx::scope_cluster);
+  ptxw::fence_proxy_async_generic(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);
+  ptxw::fence_proxy_async_generic(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
+  ptxw::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+  ptxw::fence_proxy_async(ptx::space_cluster);
+
+#if defined(CASE_EXPECT_TX_RELEASE)
+  // EXPECT_TX_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take only .sem = .relaxed
+  // EXPECT_TX_RELEASE: at line [[#@LINE+2]] of
+  // EXPECT_TX_RELEASE: 1 error detected in the compilation of
+  bar.expect_tx(ptx::sem_release, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_TRY_WAIT_RELEASE)
+  // TRY_WAIT_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire or .relaxed
+  // TRY_WAIT_RELEASE: at line [[#@LINE+2]] of
+  // TRY_WAIT_RELEASE: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_release, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_ARRIVE_ACQUIRE)
+  // ARRIVE_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed
+  // ARRIVE_ACQUIRE: at line [[#@LINE+2]] of
+  // ARRIVE_ACQUIRE: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_acquire, ptx::scope_cta);
+#endif
+
+#if defined(CASE_ARRIVE_GPU)
+  // ARRIVE_GPU: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or .cluster
+  // ARRIVE_GPU: at line [[#@LINE+2]] of
+  // ARRIVE_GPU: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_release, ptx::scope_gpu);
+#endif
+
+#if defined(CASE_REMOTE_ARRIVE_CTA)
+  // REMOTE_ARRIVE_CTA: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster takes only .scope = .cluster
+  // REMOTE_ARRIVE_CTA: at line [[#@LINE+2]] of
+  // REMOTE_ARRIVE_CTA: 1 error detected in the compilation of
+  cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_release, ptx::scope_cta);
+#endif
+
+#if defined(CASE_GENERIC_ACQUIRE_SHARED)
+  // GENERIC_ACQUIRE_SHARED: error: static assertion failed with "ptxw: R10 qualifiers: fence.proxy.async::generic.sync_restrict exists only as
+  // GENERIC_ACQUIRE_SHARED: at line [[#@LINE+2]] of
+  // GENERIC_ACQUIRE_SHARED: 1 error detected in the compilation of
+  ptxw::fence_proxy_async_generic(ptx::sem_acquire, ptx::space_shared, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_GENERIC_RELEASE_CLUSTER)
+  // GENERIC_RELEASE_CLUSTER: error: static assertion failed with "ptxw: R10 qualifiers: fence.proxy.async::generic.sync_restrict exists only as
+  // GENERIC_RELEASE_CLUSTER: at line [[#@LINE+2]] of
+  // GENERIC_RELEASE_CLUSTER: 1 error detected in the compilation of
+  ptxw::fence_proxy_async_generic(ptx::sem_release, ptx::space_cluster, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_GENERIC_SCOPE_CTA)
+  // GENERIC_SCOPE_CTA: error: static assertion failed with "ptxw: R10 qualifiers: fence.proxy.async::generic.sync_restrict exists only as
+  // GENERIC_SCOPE_CTA: at line [[#@LINE+2]] of
+  // GENERIC_SCOPE_CTA: 1 error detected in the compilation of
+  ptxw::fence_proxy_async_generic(ptx::sem_release, ptx::space_shared, ptx::scope_cta);
+#endif
+
+#if defined(CASE_MBARRIER_INIT_ACQUIRE)
+  // MBARRIER_INIT_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: fence.mbarrier_init exists only as (ptx::sem_release, ptx::scope_cluster)
+  // MBARRIER_INIT_ACQUIRE: at line [[#@LINE+2]] of
+  // MBARRIER_INIT_ACQUIRE: 1 error detected in the compilation of
+  ptxw::fence_mbarrier_init(ptx::sem_acquire, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_PROXY_ASYNC_SPACE)
+  // PROXY_ASYNC_SPACE: error: static assertion failed with "ptxw: R10 qualifiers: fence.proxy.async takes .space = .global, .shared::cta or .shared::cluster
+  // PROXY_ASYNC_SPACE: at line [[#@LINE+2]] of
+  // PROXY_ASYNC_SPACE: 1 error detected in the compilation of
+  ptxw::fence_before_async_read(ptx::scope_cluster);
+#endif
+}

@@ -1,0 +1,76 @@
+// R12: a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier; a
+// ptxw::cta_barrier's init is not published to the cluster.
+// REQUIRES: mbarrier-tx
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_CTA_BARRIER %s 2>&1 | FileCheck %s --check-prefix=REMOTE_CTA_BARRIER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_GPU_BARRIER %s 2>&1 | FileCheck %s --check-prefix=GPU_BARRIER
+//
+// Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
+// CASE the file compiles: the same calls on a ptxw::cluster_barrier are accepted.
+
+#include <ptxw/mbarrier.h>
+
+namespace ptx = cuda::ptx;
+
+__global__ void r12_barrier_scope()
+{
+  __shared__ ptxw::cta_barrier bar;
+  __shared__ ptxw::cluster_barrier cbar;
+  ptxw::phase ph;
+
+  // The same operations on a cluster barrier, and at .cta scope on a CTA barrier.
+  bar.init(ptxw::arrivals{1});
+  cbar.init(ptxw::arrivals{1});
+  bar.arrive(ptx::sem_release, ptx::scope_cta);
+  cbar.arrive(ptx::sem_release, ptx::scope_cluster);
+  cbar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{16});
+  (void) cbar.test_wait(ptx::sem_acquire, ptx::scope_cluster, ph);
+  cbar.wait(ptx::sem_acquire, ptx::scope_cluster, ph);
+  cbar.remote(ptxw::cta_rank{1}).arrive();
+
+#if defined(CASE_ARRIVE_CLUSTER)
+  // ARRIVE_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // ARRIVE_CLUSTER: at line [[#@LINE+2]] of
+  // ARRIVE_CLUSTER: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_release, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_TRY_WAIT_CLUSTER)
+  // TRY_WAIT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // TRY_WAIT_CLUSTER: at line [[#@LINE+2]] of
+  // TRY_WAIT_CLUSTER: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph);
+#endif
+
+#if defined(CASE_TEST_WAIT_CLUSTER)
+  // TEST_WAIT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // TEST_WAIT_CLUSTER: at line [[#@LINE+2]] of
+  // TEST_WAIT_CLUSTER: 1 error detected in the compilation of
+  (void) bar.test_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);
+#endif
+
+#if defined(CASE_EXPECT_TX_CLUSTER)
+  // EXPECT_TX_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // EXPECT_TX_CLUSTER: at line [[#@LINE+2]] of
+  // EXPECT_TX_CLUSTER: 1 error detected in the compilation of
+  bar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_REMOTE_CTA_BARRIER)
+  // REMOTE_CTA_BARRIER: error: static assertion failed with "ptxw: R12 barrier scope: remote operations target a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // REMOTE_CTA_BARRIER: at line [[#@LINE+2]] of
+  // REMOTE_CTA_BARRIER: 1 error detected in the compilation of
+  bar.remote(ptxw::cta_rank{1}).arrive();
+#endif
+
+#if defined(CASE_GPU_BARRIER)
+  // GPU_BARRIER: error: static assertion failed with "ptxw: R12 barrier scope: an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or ptx::scope_cluster (ptxw::cluster_barrier)
+  // GPU_BARRIER: at line [[#@LINE+2]] of
+  // GPU_BARRIER: 1 error detected in the compilation of
+  __shared__ ptxw::mbarrier<ptx::scope_gpu_t> gbar;
+#endif
+}

@@ -1,0 +1,116 @@
+// R9: an instruction compiles only for targets that have it. Runs where ptxas has mbarrier.init but
+// not mbarrier.expect_tx (sm_80): everything sm_90 added must fail there with a ptxw R9 message.
+// REQUIRES: mbarrier
+// UNSUPPORTED: mbarrier-tx
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_EXPECT_TX %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_EXPECT_TX
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE %s 2>&1 | FileCheck %s --check-prefix=REMOTE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PROXY_ASYNC %s 2>&1 | FileCheck %s --check-prefix=PROXY_ASYNC
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PROXY_ASYNC_SHARED %s 2>&1 | FileCheck %s --check-prefix=PROXY_ASYNC_SHARED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_MBARRIER_INIT %s 2>&1 | FileCheck %s --check-prefix=MBARRIER_INIT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_AFTER_SLOT_READ %s 2>&1 | FileCheck %s --check-prefix=AFTER_SLOT_READ
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_BEFORE_ASYNC_READ %s 2>&1 | FileCheck %s --check-prefix=BEFORE_ASYNC_READ
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_AFTER_MBARRIER_INIT %s 2>&1 | FileCheck %s --check-prefix=AFTER_MBARRIER_INIT
+//
+// Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
+// CASE the file compiles: what sm_80 has (mbarrier.init, mbarrier.inval) is accepted.
+//
+// The protocol steps are here too: they call ptxw's own forms (qualified, so argument-dependent
+// lookup cannot pick cuda::ptx's same-named functions, which would only fail at link time).
+
+#include <ptxw/fence.h>
+#include <ptxw/mbarrier.h>
+
+namespace ptx = cuda::ptx;
+
+__global__ void r9_target()
+{
+  __shared__ ptxw::cta_barrier bar;
+  __shared__ ptxw::cluster_barrier cbar;
+
+  // What sm_80 has.
+  bar.init(ptxw::arrivals{1});
+  cbar.init(ptxw::arrivals{1});
+  bar.inval();
+
+#if defined(CASE_EXPECT_TX)
+  // EXPECT_TX: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
+  // EXPECT_TX: at line [[#@LINE+2]] of
+  // EXPECT_TX: 1 error detected in the compilation of
+  bar.expect_tx(ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_ARRIVE_EXPECT_TX)
+  // ARRIVE_EXPECT_TX: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE_EXPECT_TX: at line [[#@LINE+2]] of
+  // ARRIVE_EXPECT_TX: 1 error detected in the compilation of
+  bar.arrive_expect_tx(ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_ARRIVE)
+  // ARRIVE: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE: at line [[#@LINE+2]] of
+  // ARRIVE: 1 error detected in the compilation of
+  bar.arrive();
+#endif
+
+#if defined(CASE_TRY_WAIT)
+  ptxw::phase ph;
+  // TRY_WAIT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TRY_WAIT: at line [[#@LINE+2]] of
+  // TRY_WAIT: 1 error detected in the compilation of
+  (void) bar.try_wait(ph);
+#endif
+
+#if defined(CASE_REMOTE)
+  // REMOTE: error: static assertion failed with "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer
+  // REMOTE: at line [[#@LINE+2]] of
+  // REMOTE: 1 error detected in the compilation of
+  (void) cbar.remote(ptxw::cta_rank{1});
+#endif
+
+#if defined(CASE_PROXY_ASYNC)
+  // PROXY_ASYNC: error: static assertion failed with "ptxw: R9 target: fence.proxy.async needs sm_90 or newer
+  // PROXY_ASYNC: at line [[#@LINE+2]] of
+  // PROXY_ASYNC: 1 error detected in the compilation of
+  ptxw::fence_proxy_async();
+#endif
+
+#if defined(CASE_PROXY_ASYNC_SHARED)
+  // PROXY_ASYNC_SHARED: error: static assertion failed with "ptxw: R9 target: fence.proxy.async needs sm_90 or newer
+  // PROXY_ASYNC_SHARED: at line [[#@LINE+2]] of
+  // PROXY_ASYNC_SHARED: 1 error detected in the compilation of
+  ptxw::fence_proxy_async(ptx::space_shared);
+#endif
+
+#if defined(CASE_MBARRIER_INIT)
+  // MBARRIER_INIT: error: static assertion failed with "ptxw: R9 target: fence.mbarrier_init needs sm_90 or newer
+  // MBARRIER_INIT: at line [[#@LINE+2]] of
+  // MBARRIER_INIT: 1 error detected in the compilation of
+  ptxw::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_AFTER_SLOT_READ)
+  // AFTER_SLOT_READ: error: static assertion failed with "ptxw: R9 target: fence.proxy.async::generic.sync_restrict needs sm_90 or newer
+  // AFTER_SLOT_READ: at line [[#@LINE+2]] of
+  // AFTER_SLOT_READ: 1 error detected in the compilation of
+  ptxw::fence_after_slot_read();
+#endif
+
+#if defined(CASE_BEFORE_ASYNC_READ)
+  // BEFORE_ASYNC_READ: error: static assertion failed with "ptxw: R9 target: fence.proxy.async needs sm_90 or newer
+  // BEFORE_ASYNC_READ: at line [[#@LINE+2]] of
+  // BEFORE_ASYNC_READ: 1 error detected in the compilation of
+  ptxw::fence_before_async_read(ptx::space_shared);
+#endif
+
+#if defined(CASE_AFTER_MBARRIER_INIT)
+  // AFTER_MBARRIER_INIT: error: static assertion failed with "ptxw: R9 target: fence.mbarrier_init needs sm_90 or newer
+  // AFTER_MBARRIER_INIT: at line [[#@LINE+2]] of
+  // AFTER_MBARRIER_INIT: 1 error detected in the compilation of
+  ptxw::fence_after_mbarrier_init();
+#endif
+}

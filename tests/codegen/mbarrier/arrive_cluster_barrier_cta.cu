@@ -1,0 +1,32 @@
+// mbarrier.arrive with explicit (release, cta) on a cluster_barrier narrows the scope to .cta.
+// REQUIRES: mbarrier-tx
+// RUN: %ptxw-compile %s -o %t
+// RUN: %ptx-check %s --input-file=%t.ptx
+// RUN: %sass-check %s --input-file=%t.sass
+// RUN: %ptxw-sass-equal %t.sass
+
+#include <ptxw/mbarrier.h>
+
+namespace ptx = cuda::ptx;
+
+extern "C" __global__ void ptxw_arrive_cluster_barrier_cta()
+{
+  __shared__ ptxw::cluster_barrier bar;
+  bar.arrive(ptx::sem_release, ptx::scope_cta);
+}
+
+extern "C" __global__ void ref_arrive_cluster_barrier_cta()
+{
+  __shared__ uint64_t bar;
+  ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar);
+}
+
+// PTX-LABEL: .entry ptxw_arrive_cluster_barrier_cta(
+// PTX:       mbarrier.arrive.release.cta.shared::cta.b64 %rd{{[0-9]+}}, [%r{{[0-9]+}}];
+// PTX-LABEL: .entry ref_arrive_cluster_barrier_cta(
+
+// SASS-LABEL: Function : ptxw_arrive_cluster_barrier_cta
+// SASS-NOT:   {{MEMBAR|ERRBAR|SYNCS}}
+// SASS:       SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR{{[0-9]+}}], RZ ;
+// SASS-NEXT:  EXIT ;
+// SASS-LABEL: Function : ref_arrive_cluster_barrier_cta

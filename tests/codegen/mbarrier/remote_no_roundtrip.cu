@@ -1,0 +1,60 @@
+// A remote arrive through mapa.shared::cluster skips the generic-pointer round trip of CCCL's shared::cluster path.
+// REQUIRES: mbarrier-tx
+// RUN: %ptxw-compile %s -o %t
+// RUN: %ptx-check %s --input-file=%t.ptx
+// RUN: %sass-check %s --input-file=%t.sass
+// RUN: %ptxw-sass-equal %t.sass
+
+#include <ptxw/mbarrier.h>
+
+namespace ptx = cuda::ptx;
+
+extern "C" __global__ void ptxw_remote_no_roundtrip(unsigned rank)
+{
+  __shared__ ptxw::cluster_barrier bar;
+  bar.remote(ptxw::cta_rank{rank}).arrive();
+}
+
+extern "C" __global__ void ref_remote_no_roundtrip(unsigned rank)
+{
+  __shared__ uint64_t bar;
+  uint32_t remote;
+  asm("mapa.shared::cluster.u32 %0, %1, %2;"
+      : "=r"(remote)
+      : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&bar))), "r"(rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" : : "r"(remote) : "memory");
+}
+
+// Not a twin: the same arrive through CCCL's generic-pointer binding, for contrast.
+extern "C" __global__ void cccl_remote_roundtrip(unsigned rank)
+{
+  __shared__ uint64_t bar;
+  ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster,
+                       static_cast<uint64_t*>(__cluster_map_shared_rank(&bar, rank)));
+}
+
+// PTX-LABEL: .entry ptxw_remote_no_roundtrip(
+// PTX-NOT:   cvta
+// PTX:       mapa.shared::cluster.u32 [[REMOTE:%r[0-9]+]], %r{{[0-9]+}}, %r{{[0-9]+}};
+// PTX-NOT:   cvta
+// PTX:       mbarrier.arrive.release.cluster.shared::cluster.b64 _, {{\[}}[[REMOTE]]];
+// PTX-LABEL: .entry ref_remote_no_roundtrip(
+// PTX-LABEL: .entry cccl_remote_roundtrip(
+// PTX:       mapa.u64
+// PTX:       cvta.to.shared
+
+// ptxw: the address stays a 32-bit shared::cluster value in uniform registers, one UPRMT from local.
+// SASS-LABEL: Function : ptxw_remote_no_roundtrip
+// SASS-NOT:   {{SR_SWINHI|UMOV UR[0-9]+, UR[0-9]+ ;}}
+// SASS:       UPRMT UR[[REMOTE:[0-9]+]], UR{{[0-9]+}}, 0x654, UR{{[0-9]+}} ;
+// SASS-NOT:   {{SR_SWINHI|UMOV UR[0-9]+, UR[0-9]+ ;}}
+// SASS:       SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR[[REMOTE]]], RZ ;
+// SASS-NEXT:  EXIT ;
+// SASS-LABEL: Function : ref_remote_no_roundtrip
+
+// CCCL: the generic pointer needs the shared window base (SR_SWINHI) and register-to-register
+// moves before the same arrive; this is what the SASS-NOT lines above keep out of ptxw.
+// SASS-LABEL: Function : cccl_remote_roundtrip
+// SASS:       S2UR UR{{[0-9]+}}, SR_SWINHI ;
+// SASS:       UMOV UR{{[0-9]+}}, UR{{[0-9]+}} ;
+// SASS:       SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR{{[0-9]+}}], RZ ;
