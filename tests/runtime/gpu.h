@@ -1,14 +1,29 @@
-// Test fixture for tests that need an sm_90 GPU: skips with the reason where there is none.
+// Host side of the runtime tests: the fixture that skips without an sm_90 GPU, CUDA error checks,
+// device buffers, and the check of a kernel's ptxw_test::Report (device_check.h).
 #pragma once
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "device_check.h"
 
 #define PTXW_CUDA_OK(expr)                                                                       \
   do                                                                                             \
   {                                                                                              \
     cudaError_t ptxw_err_ = (expr);                                                              \
     ASSERT_EQ(ptxw_err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(ptxw_err_);         \
+  } while (0)
+
+// After a kernel launch: the launch itself, then the kernel's completion (a fault in the kernel is
+// reported here).
+#define PTXW_LAUNCH_OK()                                                                         \
+  do                                                                                             \
+  {                                                                                              \
+    PTXW_CUDA_OK(cudaGetLastError());                                                            \
+    PTXW_CUDA_OK(cudaDeviceSynchronize());                                                       \
   } while (0)
 
 class Gpu : public ::testing::Test
@@ -24,9 +39,104 @@ protected:
     }
     cudaDeviceProp prop{};
     PTXW_CUDA_OK(cudaGetDeviceProperties(&prop, 0));
-    if (prop.major < 9)
+    // The tests are built for sm_90a only; an sm_90a cubin does not load on sm_100 and later.
+    if (prop.major != 9)
     {
       GTEST_SKIP() << prop.name << " is sm_" << prop.major << prop.minor << "; these tests are built for sm_90a";
     }
+    max_dynamic_smem_ = static_cast<std::size_t>(prop.sharedMemPerBlockOptin);
+    // A kernel that faulted (a broken barrier can make one: an arrival beyond the pending count
+    // traps) leaves a sticky error that fails every later CUDA call of the process. Say so here
+    // instead of in each later test's first call. CTest runs every test in a process of its own.
+    const cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess)
+    {
+      FAIL() << "the CUDA context is unusable (" << cudaGetErrorString(sticky)
+             << "), most likely after a fault in an earlier test of this process; look at the first "
+                "failure, or run this test alone";
+    }
   }
+
+  // Largest dynamic shared memory one block may opt into (cudaFuncAttributeMaxDynamicSharedMemorySize),
+  // less `reserve` bytes for the kernel's static __shared__ variables.
+  bool fits_dynamic_smem(std::size_t bytes, std::size_t reserve = 1024) const
+  {
+    return bytes + reserve <= max_dynamic_smem_;
+  }
+
+  std::size_t max_dynamic_smem_ = 0;
 };
+
+// Owns cudaMalloc'ed memory for `count` elements of T. Every operation returns the CUDA error, so
+// that callers wrap it in PTXW_CUDA_OK.
+template <class T>
+class DeviceBuffer
+{
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&)            = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer()
+  {
+    if (ptr_ != nullptr)
+    {
+      (void) cudaFree(ptr_);
+    }
+  }
+
+  cudaError_t allocate(std::size_t count)
+  {
+    count_ = count;
+    return cudaMalloc(&ptr_, count * sizeof(T));
+  }
+  // cudaMemset of every byte.
+  cudaError_t fill_bytes(int value)
+  {
+    return cudaMemset(ptr_, value, count_ * sizeof(T));
+  }
+  cudaError_t upload(const std::vector<T>& host)
+  {
+    return cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  cudaError_t download(std::vector<T>& host) const
+  {
+    host.resize(count_);
+    return cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+
+  T* get() const
+  {
+    return ptr_;
+  }
+  std::size_t size() const
+  {
+    return count_;
+  }
+
+private:
+  T* ptr_            = nullptr;
+  std::size_t count_ = 0;
+};
+
+// A zeroed ptxw_test::Report on the device.
+#define PTXW_NEW_REPORT(buffer)                                                                  \
+  DeviceBuffer<::ptxw_test::Report> buffer;                                                      \
+  PTXW_CUDA_OK(buffer.allocate(1));                                                              \
+  PTXW_CUDA_OK(buffer.fill_bytes(0))
+
+// Reads back a kernel's Report: no bounded wait ran out of budget, no device-side check failed, and
+// exactly `expected_waits` bounded waits succeeded (so a kernel that did nothing cannot pass). The
+// line numbers are those of the kernel, which lives in the same file as the test.
+#define PTXW_EXPECT_REPORT(buffer, expected_waits)                                               \
+  do                                                                                             \
+  {                                                                                              \
+    ::ptxw_test::Report ptxw_report_{};                                                          \
+    PTXW_CUDA_OK(cudaMemcpy(&ptxw_report_, (buffer).get(), sizeof(ptxw_report_), cudaMemcpyDeviceToHost)); \
+    EXPECT_EQ(ptxw_report_.timeouts, 0u)                                                         \
+      << "a bounded wait ran out of budget (the phase never completed); first at " << __FILE__   \
+      << ":" << ptxw_report_.first_timeout_line;                                                 \
+    EXPECT_EQ(ptxw_report_.errors, 0u)                                                           \
+      << "device-side checks failed; first at " << __FILE__ << ":" << ptxw_report_.first_error_line; \
+    EXPECT_EQ(ptxw_report_.waits, static_cast<unsigned long long>(expected_waits))               \
+      << "number of waits that saw their phase complete";                                        \
+  } while (0)

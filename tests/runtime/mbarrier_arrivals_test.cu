@@ -1,0 +1,238 @@
+// Several arrivals per phase: init(arrivals{k}) with k arriving threads, and arrive(arrivals{n})
+// contributing n at once. A phase must complete on its last arrival, never before.
+//
+// The "not before" checks are race-free by construction: every arrival but the last is made, a
+// __syncthreads makes them happen-before every thread's test_wait (which must be false), a second
+// __syncthreads keeps the designated last arriver from arriving until every thread has looked, and
+// only then does the last arrival happen.
+#include <ptxw/ptxw.h>
+
+#include <cuda/ptx> // the kernels also use cuda::ptx directly
+
+#include "gpu.h"
+
+namespace ptx = cuda::ptx;
+using ptxw_test::Check;
+using ptxw_test::Report;
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+// init(arrivals{k}); threads 0..k-2 arrive, everyone checks the phase is not complete, thread k-1
+// arrives, everyone waits. Threads k..255 never arrive and only observe. Repeated for `phases`.
+__global__ void k_arrivals_kernel(unsigned k, unsigned phases, Report* report)
+{
+  __shared__ ptxw::cta_barrier bar;
+  Check check(report);
+  const unsigned tid = threadIdx.x;
+  if (tid == 0)
+  {
+    bar.init(ptxw::arrivals{k});
+  }
+  __syncthreads();
+
+  ptxw::phase ph;
+  for (unsigned i = 0; i < phases; ++i)
+  {
+    if (tid + 1 < k)
+    {
+      bar.arrive();
+    }
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__); // k - 1 of k arrivals
+    __syncthreads();
+    if (tid + 1 == k)
+    {
+      bar.arrive();
+    }
+    check.wait(__LINE__, bar, ph);
+    check.expect(ph.parity() == ((i + 1) & 1u), __LINE__);
+    // The next phase cannot have completed: none of its arrivals is made before every thread has
+    // passed the __syncthreads below, which this thread has not reached yet.
+    check.expect(!bar.test_wait(ph), __LINE__);
+    if (check.cta_gave_up()) // also the __syncthreads the check above relies on
+    {
+      break;
+    }
+  }
+  check.finish();
+}
+
+// Arrivals with counts, through every arrive overload that takes one. The barrier needs
+// kTotal = 1000 per phase:
+//   every thread arrive(arrivals{3})                                        768 (concurrent)
+//   thread 5     arrive(sem_relaxed, scope_cta, arrivals{200})             968
+//   thread 77    arrive(sem_release, scope_cta, arrivals{31})              999
+//   thread 255   arrive()                                                 1000 -> complete
+// with a check between steps that the phase is still open.
+constexpr unsigned kTotal = 1000;
+static_assert(kThreads * 3 + 200 + 31 + 1 == kTotal);
+
+__global__ void counted_arrivals_kernel(unsigned phases, Report* report)
+{
+  __shared__ ptxw::cta_barrier bar;
+  Check check(report);
+  const unsigned tid = threadIdx.x;
+  if (tid == 0)
+  {
+    bar.init(ptxw::arrivals{kTotal});
+  }
+  __syncthreads();
+
+  ptxw::phase ph;
+  for (unsigned i = 0; i < phases; ++i)
+  {
+    bar.arrive(ptxw::arrivals{3});
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__); // 768 of 1000
+    __syncthreads();
+    if (tid == 5)
+    {
+      bar.arrive(ptx::sem_relaxed, ptx::scope_cta, ptxw::arrivals{200});
+    }
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__); // 968 of 1000
+    __syncthreads();
+    if (tid == 77)
+    {
+      bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{31});
+    }
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__); // 999 of 1000
+    __syncthreads();
+    if (tid == kThreads - 1)
+    {
+      bar.arrive();
+    }
+    check.wait(__LINE__, bar, ph);
+    if (check.cta_gave_up())
+    {
+      break;
+    }
+  }
+  check.finish();
+}
+
+// The largest arrival count PTX allows (2^20 - 1), reached with one arrive of 2^20 - 2 and one of 1.
+__global__ void largest_count_kernel(unsigned phases, Report* report)
+{
+  __shared__ ptxw::cta_barrier bar;
+  Check check(report);
+  constexpr unsigned max_count = (1u << 20) - 1;
+  const unsigned tid           = threadIdx.x;
+  if (tid == 0)
+  {
+    bar.init(ptxw::arrivals{max_count});
+  }
+  __syncthreads();
+  ptxw::phase ph;
+  for (unsigned i = 0; i < phases; ++i)
+  {
+    if (tid == 0)
+    {
+      bar.arrive(ptxw::arrivals{max_count - 1});
+    }
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__);
+    __syncthreads();
+    if (tid == 1)
+    {
+      bar.arrive();
+    }
+    check.wait(__LINE__, bar, ph);
+    if (check.cta_gave_up())
+    {
+      break;
+    }
+  }
+  check.finish();
+}
+
+// Relaxed arrivals (mbarrier.arrive.relaxed, PTX ISA 8.6) complete a phase like release ones and are
+// observed by the default acquire wait. Both overloads without a count, at .cta scope; every
+// thread arrives, the last one after the others have been seen not to complete the phase.
+__global__ void relaxed_arrive_kernel(unsigned phases, Report* report)
+{
+  __shared__ ptxw::cta_barrier bar;
+  Check check(report);
+  const unsigned tid = threadIdx.x;
+  if (tid == 0)
+  {
+    bar.init(ptxw::arrivals{kThreads});
+  }
+  __syncthreads();
+  ptxw::phase ph;
+  for (unsigned i = 0; i < phases; ++i)
+  {
+    if (tid != 0)
+    {
+      bar.arrive(ptx::sem_relaxed, ptx::scope_cta);
+    }
+    __syncthreads();
+    check.expect(!bar.test_wait(ph), __LINE__);
+    __syncthreads();
+    if (tid == 0)
+    {
+      bar.arrive(ptx::sem_relaxed, ptx::scope_cta, ptxw::arrivals{1});
+    }
+    check.wait(__LINE__, bar, ptx::sem_acquire, ptx::scope_cta, ph);
+    if (check.cta_gave_up())
+    {
+      break;
+    }
+  }
+  check.finish();
+}
+
+class MbarrierArrivals
+    : public Gpu
+    , public ::testing::WithParamInterface<unsigned>
+{};
+
+class MbarrierCounts : public Gpu
+{};
+
+} // namespace
+
+TEST_P(MbarrierArrivals, PhaseCompletesOnTheLastOfKArrivals)
+{
+  const unsigned k      = GetParam();
+  constexpr unsigned phases = 64;
+  PTXW_NEW_REPORT(report);
+  k_arrivals_kernel<<<1, kThreads>>>(k, phases, report.get());
+  PTXW_LAUNCH_OK();
+  PTXW_EXPECT_REPORT(report, phases * kThreads);
+}
+
+INSTANTIATE_TEST_SUITE_P(Counts, MbarrierArrivals, ::testing::Values(1u, 2u, 31u, 32u, 33u, 100u, 255u, 256u),
+                         [](const ::testing::TestParamInfo<unsigned>& info) {
+                           return "K" + std::to_string(info.param);
+                         });
+
+TEST_F(MbarrierCounts, ArriveWithCountsAddsUp)
+{
+  constexpr unsigned phases = 64;
+  PTXW_NEW_REPORT(report);
+  counted_arrivals_kernel<<<1, kThreads>>>(phases, report.get());
+  PTXW_LAUNCH_OK();
+  PTXW_EXPECT_REPORT(report, phases * kThreads);
+}
+
+TEST_F(MbarrierCounts, LargestArrivalCount)
+{
+  constexpr unsigned phases = 8;
+  PTXW_NEW_REPORT(report);
+  largest_count_kernel<<<1, 64>>>(phases, report.get());
+  PTXW_LAUNCH_OK();
+  PTXW_EXPECT_REPORT(report, phases * 64);
+}
+
+TEST_F(MbarrierCounts, RelaxedArrivalsCompleteThePhaseForAnAcquireWait)
+{
+  constexpr unsigned phases = 64;
+  PTXW_NEW_REPORT(report);
+  relaxed_arrive_kernel<<<1, kThreads>>>(phases, report.get());
+  PTXW_LAUNCH_OK();
+  PTXW_EXPECT_REPORT(report, phases * kThreads);
+}
