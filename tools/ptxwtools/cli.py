@@ -72,6 +72,7 @@ def cmd_setup(_):
 def cmd_codegen(a):
     for name in a.targets:
         targets.parse(name)
+    toolchain.find_toolchain(a.cuda_root)
     if not a.no_setup:
         deps.setup()
     summary, complete = run_codegen(a.targets, Path(a.build_dir).resolve(), a.cuda_root, a.jobs)

@@ -3,7 +3,9 @@
 
     tools/ptxw compile kernel.cu --target sm_100a -o /tmp/kernel [-- extra nvcc flags]
 
-Each step's command line is printed when it fails, so a failure can be rerun by hand."""
+Kernels compile as a release build (-DNDEBUG, so ptxw's checked mode is off unless the test passes
+-DPTXW_CHECKED=1 after --). Each step's command line is printed when it fails, so a failure can
+be rerun by hand."""
 
 import argparse
 import shlex
@@ -29,7 +31,7 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
         raise toolchain.ToolError(f"ptxas {tc.version} at {tc.ptxas} does not know target {target.name}")
     disasm = toolchain.find_disassembler()
     ptx, cubin = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
-    _step([tc.nvcc, "-std=c++17", f"-arch={target.name}", "-ptx", f"-I{INCLUDE}", *nvcc_flags, src, "-o", ptx])
+    _step([tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target.name}", "-ptx", f"-I{INCLUDE}", *nvcc_flags, src, "-o", ptx])
     _step([tc.ptxas, f"--gpu-name={target.name}", ptx, "-o", cubin])
     dump = _step([disasm, "-sass", cubin])
     functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())

@@ -37,6 +37,7 @@ PROBES = (
     Probe("mbarrier-tx", "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;"),
     Probe("mbarrier-relaxed", "mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd1, [bar];"),
     Probe("fence-proxy-async", "fence.proxy.async.shared::cta;"),
+    Probe("fence-mbarrier-init", "fence.mbarrier_init.release.cluster;"),
     Probe("fence-sync-restrict", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;"),
     Probe("clc", "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [slot], [bar];"),
     Probe(

@@ -1,0 +1,105 @@
+"""SASS parsing, canonical listings and the zero-overhead comparison (tools/ptxwtools/sass.py)."""
+
+import unittest
+
+from ptxwtools import sass
+
+CUOBJDUMP = """
+\tcode for sm_90a
+\t\tFunction : ref_k
+\t.headerflags\t@"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                  /* 0x00000a00ff017b82 */
+                                                                           /* 0x000fe20000000800 */
+        /*0010*/                   S2UR UR5, SR_CgaCtaId ;                 /* 0x00000000000579c3 */
+                                                                           /* 0x000e220000008800 */
+        /*0020*/                   SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR5], RZ ; /* 0x000000ffffff79a7 */
+                                                                           /* 0x000fe20008000005 */
+        /*0030*/                   EXIT ;                                  /* 0x000000000000794d */
+                                                                           /* 0x000fea0003800000 */
+        /*0040*/                   BRA 0x40;                               /* 0xfffffffc00fc7947 */
+                                                                           /* 0x000fc0000383ffff */
+        /*0050*/                   NOP;                                    /* 0x0000000000007918 */
+                                                                           /* 0x000fc00000000000 */
+\t\t..........
+
+\t\tFunction : ptxw_k
+        /*0000*/                   LDC R2, c[0x0][0x28] ;                  /* 0x00000a00ff017b82 */
+        /*0010*/                   S2UR UR7, SR_CgaCtaId ;                 /* 0x00000000000579c3 */
+        /*0020*/                   SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR7], RZ ; /* 0x000000ffffff79a7 */
+        /*0030*/                   EXIT ;                                  /* 0x000000000000794d */
+        /*0040*/                   BRA 0x40;                               /* 0xfffffffc00fc7947 */
+"""
+
+PTX = """
+.visible .entry ptxw_k()
+{
+}
+.visible .entry ref_k(
+\t.param .u64 ref_k_param_0
+)
+"""
+
+
+class ParseTest(unittest.TestCase):
+    def test_functions_instructions_and_padding(self):
+        fs = sass.parse_cuobjdump(CUOBJDUMP)
+        self.assertEqual([f.name for f in fs], ["ref_k", "ptxw_k"])
+        self.assertEqual(
+            [i.text for i in fs[0].instructions],
+            ["LDC R1, c[0x0][0x28]", "S2UR UR5, SR_CgaCtaId", "SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR5], RZ", "EXIT"],
+        )
+
+    def test_ptx_order_and_listing_round_trip(self):
+        fs = sass.order_like_ptx(sass.parse_cuobjdump(CUOBJDUMP), PTX)
+        self.assertEqual([f.name for f in fs], ["ptxw_k", "ref_k"])
+        listing = sass.format_listing(fs, "header")
+        self.assertIn("Function : ptxw_k\n  /*0000*/ LDC R2, c[0x0][0x28] ;\n", listing)
+        again = sass.parse_listing(listing)
+        self.assertEqual([(f.name, [i.text for i in f.instructions]) for f in again],
+                         [(f.name, [i.text for i in f.instructions]) for f in fs])
+
+    def test_a_branch_that_is_not_padding_stays(self):
+        text = "Function : f\n  /*0000*/ @!P0 BRA 0x0 ;\n  /*0010*/ EXIT ;\n  /*0020*/ BRA 0x10 ;\n"
+        fs = sass.parse_listing(text)
+        sass._strip_padding(fs[0])
+        self.assertEqual([i.text for i in fs[0].instructions], ["@!P0 BRA 0x0", "EXIT", "BRA 0x10"])
+
+
+def _f(name, *texts):
+    return sass.Function(name, [sass.Instruction(16 * n, t) for n, t in enumerate(texts)])
+
+
+class CompareTest(unittest.TestCase):
+    def test_register_renaming_is_equal(self):
+        fs = [_f("ptxw_a", "IADD3 R4, R2, R3, RZ", "@P1 EXIT"), _f("ref_a", "IADD3 R7, R5, R6, RZ", "@P0 EXIT")]
+        self.assertEqual(sass.compare_pairs(fs), (1, []))
+
+    def test_different_data_flow_differs(self):
+        fs = [_f("ptxw_a", "IADD3 R4, R2, R2, RZ"), _f("ref_a", "IADD3 R4, R2, R3, RZ")]
+        compared, mismatches = sass.compare_pairs(fs)
+        self.assertEqual(len(mismatches), 1)
+        self.assertIn("-IADD3 R%0, R%1, R%2, RZ", mismatches[0].diff)
+
+    def test_extra_instruction_differs(self):
+        fs = [_f("ptxw_a", "MEMBAR.ALL.GPU", "EXIT"), _f("ref_a", "EXIT")]
+        self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)
+
+    def test_modifier_differs(self):
+        fs = [_f("ptxw_a", "MEMBAR.ALL.GPU"), _f("ref_a", "MEMBAR.ALL.CTA")]
+        self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)
+
+    def test_reuse_flags_do_not_count(self):
+        fs = [_f("ptxw_a", "FFMA R1, R2.reuse, R3, R4"), _f("ref_a", "FFMA R1, R2, R3, R4")]
+        self.assertEqual(sass.compare_pairs(fs), (1, []))
+
+    def test_missing_reference_is_an_error(self):
+        with self.assertRaisesRegex(sass.SassError, "no reference function 'ref_b'"):
+            sass.compare_pairs([_f("ptxw_b", "EXIT"), _f("ref_a", "EXIT")])
+
+    def test_no_wrapper_is_an_error(self):
+        with self.assertRaisesRegex(sass.SassError, "no 'ptxw_\\*' function"):
+            sass.compare_pairs([_f("ref_a", "EXIT")])
+
+
+if __name__ == "__main__":
+    unittest.main()
