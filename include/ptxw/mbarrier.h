@@ -44,7 +44,7 @@ inline constexpr bool is_mbarrier_scope = is_one_of<Scope, ptx::scope_cta_t, ptx
 
 // .relaxed mbarrier forms arrived with PTX ISA 8.6; .release/.acquire ones with 8.0.
 template <class Sem>
-inline constexpr int mbarrier_min_isa = ::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t> ? 860 : 800;
+inline constexpr int mbarrier_min_isa = detail::is_same_v<Sem, ptx::sem_relaxed_t> ? 860 : 800;
 
 // Each check static_asserts its rule and returns whether it holds. The callers nest them in
 // `if constexpr`, so checks after the first failing one are not instantiated.
@@ -60,8 +60,8 @@ __host__ __device__ constexpr bool check_op_scope()
                                             "(sem, scope) pair");
     return false;
   }
-  else if constexpr (::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>
-                     && ::cuda::std::is_same_v<BarrierScope, ptx::scope_cta_t>)
+  else if constexpr (detail::is_same_v<OpScope, ptx::scope_cluster_t>
+                     && detail::is_same_v<BarrierScope, ptx::scope_cta_t>)
   {
     static_assert(dependent_false<OpScope>, "ptxw: R12 barrier scope: a .cluster-scope operation needs a "
                                             "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier");
@@ -100,7 +100,7 @@ __host__ __device__ constexpr bool check_arrive()
 template <class Sem, class OpScope, class BarrierScope>
 __host__ __device__ constexpr bool check_tx()
 {
-  if constexpr (!::cuda::std::is_same_v<Sem, ptx::sem_relaxed_t>)
+  if constexpr (!detail::is_same_v<Sem, ptx::sem_relaxed_t>)
   {
     static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take "
                                         "only .sem = .relaxed (ptx::sem_relaxed), as the first of the (sem, scope) pair");
@@ -215,7 +215,7 @@ class remote_mbarrier
                                                   "or .relaxed, as the first of the (sem, scope) pair");
       return false;
     }
-    else if constexpr (!::cuda::std::is_same_v<OpScope, ptx::scope_cluster_t>)
+    else if constexpr (!detail::is_same_v<OpScope, ptx::scope_cluster_t>)
     {
       static_assert(detail::dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster "
                                                       "takes only .scope = .cluster (ptx::scope_cluster)");
@@ -504,7 +504,7 @@ public:
   template <class Rank>
   __device__ remote_mbarrier remote(Rank rank)
   {
-    if constexpr (!::cuda::std::is_same_v<Scope, ptx::scope_cluster_t>)
+    if constexpr (!detail::is_same_v<Scope, ptx::scope_cluster_t>)
     {
       static_assert(detail::dependent_false<Rank>, "ptxw: R12 barrier scope: remote operations target a "
                                                    "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier, whose "

@@ -76,10 +76,9 @@ public:
 };
 
 namespace detail {
+// Ph, as deduced by a forwarding reference, is a non-const phase lvalue.
 template <class Ph>
-inline constexpr bool is_phase_lvalue =
-  ::cuda::std::is_lvalue_reference_v<Ph> && ::cuda::std::is_same_v<remove_cvref_t<Ph>, phase>
-  && !::cuda::std::is_const_v<::cuda::std::remove_reference_t<Ph>>;
+inline constexpr bool is_phase_lvalue = is_same_v<Ph, phase&>;
 } // namespace detail
 
 } // namespace ptxw

@@ -17,7 +17,6 @@
 #  include <cuda/ptx>
 #endif
 #include <cuda/std/cstdint>
-#include <cuda/std/type_traits>
 
 namespace ptxw {
 
@@ -76,11 +75,38 @@ template <int MinSm, int MinIsa, class... Dep>
 inline constexpr bool supports =
   dependent_true<Dep...> && (!target::device_pass || (target::sm >= MinSm && target::ptx_isa >= MinIsa));
 
+// The few type traits ptxw needs, spelled here: <cuda/std/type_traits> alone costs a small kernel
+// more compile time than the rest of ptxw and its cuda::ptx headers together.
+template <class T, class U>
+inline constexpr bool is_same_v = false;
+template <class T>
+inline constexpr bool is_same_v<T, T> = true;
+
 template <class T, class... Ts>
-inline constexpr bool is_one_of = (::cuda::std::is_same_v<T, Ts> || ...);
+inline constexpr bool is_one_of = (is_same_v<T, Ts> || ...);
 
 template <class T>
-using remove_cvref_t = ::cuda::std::remove_cv_t<::cuda::std::remove_reference_t<T>>;
+struct remove_cvref
+{
+  using type = T;
+};
+template <class T>
+struct remove_cvref<T&> : remove_cvref<T>
+{};
+template <class T>
+struct remove_cvref<T&&> : remove_cvref<T>
+{};
+template <class T>
+struct remove_cvref<const T> : remove_cvref<T>
+{};
+template <class T>
+struct remove_cvref<volatile T> : remove_cvref<T>
+{};
+template <class T>
+struct remove_cvref<const volatile T> : remove_cvref<T>
+{};
+template <class T>
+using remove_cvref_t = typename remove_cvref<T>::type;
 
 } // namespace detail
 } // namespace ptxw

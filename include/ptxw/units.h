@@ -49,7 +49,7 @@ struct cta_rank
 
 namespace detail {
 template <class T, class Unit>
-inline constexpr bool is_unit = ::cuda::std::is_same_v<remove_cvref_t<T>, Unit>;
+inline constexpr bool is_unit = detail::is_same_v<remove_cvref_t<T>, Unit>;
 } // namespace detail
 
 } // namespace ptxw
