@@ -11,6 +11,8 @@
 
 #include <ptxw/target.h>
 
+#include <cstdio> // device printf, the report of last resort
+
 #ifndef PTXW_CHECKED
 #  if defined(NDEBUG)
 #    define PTXW_CHECKED 0

@@ -81,11 +81,11 @@ def cmd_codegen(a):
 
 
 def cmd_test(a):
-    tools = deps.setup()
+    deps.setup()
     build = Path(a.build_dir).resolve()
     jobs = str(os.cpu_count() or 2)
     steps = [
-        ["cmake", "-S", str(REPO), "-B", str(build), "-DPTXW_BUILD_TESTS=ON", f"-DPTXW_FILECHECK={tools['filecheck']}"],
+        ["cmake", "-S", str(REPO), "-B", str(build), "-DPTXW_BUILD_TESTS=ON"],
         ["cmake", "--build", str(build), "-j", jobs],
         ["ctest", "--test-dir", str(build), "-j", jobs, "--output-on-failure"],
     ]
