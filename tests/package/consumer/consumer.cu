@@ -1,6 +1,8 @@
 // Builds a kernel against the installed ptxw: a bulk copy completed through a typed mbarrier.
 #include <ptxw/ptxw.h>
 
+#include <cuda/ptx> // cp_async_bulk
+
 #include <cstdio>
 
 namespace ptx = cuda::ptx;
