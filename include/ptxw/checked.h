@@ -13,21 +13,13 @@
 
 #include <cstdio> // device printf, the report of last resort
 
-#ifndef PTXW_CHECKED
-#  if defined(NDEBUG)
-#    define PTXW_CHECKED 0
-#  else
-#    define PTXW_CHECKED 1
-#  endif
-#endif
-
 // Default time a checked wait may take before it is reported (R5/R6), in nanoseconds.
 #ifndef PTXW_CHECKED_TIMEOUT_NS
 #  define PTXW_CHECKED_TIMEOUT_NS 2000000000ull
 #endif
 
-namespace ptxw::checked {
-
+PTXW_NAMESPACE_BEGIN
+namespace checked {
 // One report. `address` is the shared-memory (shared::cta) address of the barrier or slot.
 struct diagnostic
 {
@@ -85,4 +77,5 @@ __device__ inline void report(const sink* s, unsigned rule, ::cuda::std::uint32_
   }
 }
 
-} // namespace ptxw::checked
+} // namespace checked
+PTXW_NAMESPACE_END

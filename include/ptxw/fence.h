@@ -19,8 +19,7 @@
 #  include <cuda/__ptx/instructions/fence.h>
 #endif
 
-namespace ptxw {
-
+PTXW_NAMESPACE_BEGIN
 // ---- PTX forms ---------------------------------------------------------------------------------
 
 // fence.proxy.async;  // PTX ISA 80, SM_90. All state spaces.
@@ -121,4 +120,4 @@ __device__ void fence_before_slot_write()
   ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Dep>{}, ptx::space_cluster, ptx::scope_cluster);
 }
 
-} // namespace ptxw
+PTXW_NAMESPACE_END

@@ -35,8 +35,7 @@
 #  include <cuda/__ptx/instructions/mbarrier_wait.h>
 #endif
 
-namespace ptxw {
-
+PTXW_NAMESPACE_BEGIN
 namespace detail {
 
 template <class Scope>
@@ -606,4 +605,4 @@ public:
 using cta_barrier     = mbarrier<ptx::scope_cta_t>;
 using cluster_barrier = mbarrier<ptx::scope_cluster_t>;
 
-} // namespace ptxw
+PTXW_NAMESPACE_END

@@ -10,8 +10,7 @@
 #include <ptxw/checked.h>
 #include <ptxw/target.h>
 
-namespace ptxw {
-
+PTXW_NAMESPACE_BEGIN
 template <class Scope>
 class mbarrier;
 
@@ -81,4 +80,4 @@ template <class Ph>
 inline constexpr bool is_phase_lvalue = is_same_v<Ph, phase&>;
 } // namespace detail
 
-} // namespace ptxw
+PTXW_NAMESPACE_END

@@ -7,6 +7,8 @@
 // they fire only when a wrapper is instantiated, never merely because a header was included.
 #pragma once
 
+#include <ptxw/config.h>
+
 // cuda::ptx one instruction family at a time, where this CCCL has a header per family: against
 // them a small kernel compiles in half the time it takes with the whole of <cuda/ptx>.
 #if __has_include(<cuda/__ptx/instructions/mbarrier_init.h>)
@@ -18,8 +20,7 @@
 #endif
 #include <cuda/std/cstdint>
 
-namespace ptxw {
-
+PTXW_NAMESPACE_BEGIN
 namespace ptx = ::cuda::ptx;
 
 namespace target {
@@ -109,4 +110,4 @@ template <class T>
 using remove_cvref_t = typename remove_cvref<T>::type;
 
 } // namespace detail
-} // namespace ptxw
+PTXW_NAMESPACE_END

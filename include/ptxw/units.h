@@ -8,8 +8,7 @@
 
 #include <ptxw/target.h>
 
-namespace ptxw {
-
+PTXW_NAMESPACE_BEGIN
 // Arrivals that complete a phase (init) or that one arrive contributes. PTX range: [1, 2^20 - 1].
 struct arrivals
 {
@@ -52,4 +51,4 @@ template <class T, class Unit>
 inline constexpr bool is_unit = detail::is_same_v<remove_cvref_t<T>, Unit>;
 } // namespace detail
 
-} // namespace ptxw
+PTXW_NAMESPACE_END

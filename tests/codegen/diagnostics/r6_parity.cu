@@ -75,7 +75,7 @@ __global__ void r6_parity()
 #endif
 
 #if defined(CASE_COPY)
-  // COPY: error: function "ptxw::phase::phase(const ptxw::phase &)" (declared at line [[#]] of {{.*}}ptxw/phase.h) cannot be referenced -- it is a deleted function
+  // COPY: error: function "ptxw::{{(un)?checked_mode::}}phase::phase(const ptxw::{{(un)?checked_mode::}}phase &)" (declared at line [[#]] of {{.*}}ptxw/phase.h) cannot be referenced -- it is a deleted function
   // COPY: 1 error detected in the compilation of
   ptxw::phase copy = ph;
   bar.wait(copy);

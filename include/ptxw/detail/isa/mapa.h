@@ -6,10 +6,12 @@
 // shared::cluster address directly, which the remote bindings in this folder take.
 #pragma once
 
+#include <ptxw/config.h>
+
 #include <cuda/std/cstdint>
 
-namespace ptxw::detail::isa {
-
+PTXW_NAMESPACE_BEGIN
+namespace detail::isa {
 // mapa.shared::cluster.u32 d, a, b;  // PTX ISA 78, SM_90
 __device__ inline ::cuda::std::uint32_t mapa_shared_cluster(::cuda::std::uint32_t local_smem_addr,
                                                             ::cuda::std::uint32_t rank)
@@ -25,4 +27,5 @@ __device__ inline ::cuda::std::uint32_t smem_addr(const void* p)
   return static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-} // namespace ptxw::detail::isa
+} // namespace detail::isa
+PTXW_NAMESPACE_END

@@ -5,8 +5,8 @@
 #include <ptxw/target.h>
 #include <cuda/std/cstdint>
 
-namespace ptxw::detail::isa {
-
+PTXW_NAMESPACE_BEGIN
+namespace detail::isa {
 // mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [addr], txCount;      // PTX ISA 80, SM_90
 // mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
 template <::cuda::ptx::dot_scope Scope>
@@ -32,4 +32,5 @@ __device__ inline void mbarrier_inval(::cuda::std::uint32_t addr)
   asm volatile("mbarrier.inval.shared::cta.b64 [%0];" : : "r"(addr) : "memory");
 }
 
-} // namespace ptxw::detail::isa
+} // namespace detail::isa
+PTXW_NAMESPACE_END

@@ -6,8 +6,8 @@
 #include <ptxw/target.h>
 #include <cuda/std/cstdint>
 
-namespace ptxw::detail::isa {
-
+PTXW_NAMESPACE_BEGIN
+namespace detail::isa {
 // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];         // PTX ISA 80, SM_90
 // mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr];         // PTX ISA 86, SM_90
 template <::cuda::ptx::dot_sem Sem>
@@ -54,4 +54,5 @@ __device__ inline void mbarrier_complete_tx_remote(::cuda::std::uint32_t addr, :
                : "memory");
 }
 
-} // namespace ptxw::detail::isa
+} // namespace detail::isa
+PTXW_NAMESPACE_END

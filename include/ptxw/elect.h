@@ -1,0 +1,55 @@
+// ptxw/elect.h: one lane of a warp, chosen by elect.sync (rule R3).
+//
+// A uniform instruction such as clusterlaunchcontrol.try_cancel, issued by code that several lanes
+// may reach, compiles to a loop that issues it once per active lane (ELECT ... BRA.U.ANY in SASS):
+// several requests where one was meant. Behind elect.sync, ptxas emits it exactly once. The cluster
+// launch control request takes a ptxw::elected, so the one-submitter rule is in its signature:
+//
+//   if (ptxw::elected e = ptxw::elect_one()) clc.request(e);
+#pragma once
+
+#include <ptxw/target.h>
+
+PTXW_NAMESPACE_BEGIN
+
+class elected
+{
+  bool won_;
+
+  __device__ explicit elected(bool won) noexcept
+      : won_(won)
+  {}
+
+public:
+  // elect.sync _|p, membermask;  // PTX ISA 80, SM_90. membermask: the lanes active at the call,
+  // so it may be called from one warp or from one thread; ptxas folds the mask into ELECT.
+  template <class Dep = void>
+  static __device__ elected elect()
+  {
+    constexpr bool target_ok = detail::supports<90, 800, Dep>;
+    static_assert(target_ok, "ptxw: R9 target: elect.sync needs sm_90 or newer");
+    ::cuda::std::uint32_t won = 0;
+    if constexpr (target_ok)
+    {
+      asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                   : "=r"(won)
+                   : "r"(__activemask()));
+    }
+    return elected(won != 0);
+  }
+
+  // True on the one lane elect.sync chose.
+  __device__ explicit operator bool() const noexcept
+  {
+    return won_;
+  }
+};
+
+// One lane of the calling threads of a warp: elected::elect().
+template <class Dep = void>
+__device__ elected elect_one()
+{
+  return elected::elect<Dep>();
+}
+
+PTXW_NAMESPACE_END
