@@ -126,10 +126,11 @@ __host__ __device__ constexpr bool check_backend()
 // check can tell which phase a thread or a request belongs to.
 struct books
 {
-  ::cuda::std::uint32_t requests; // request() calls that armed this CTA's barrier
-  ::cuda::std::uint32_t released; // wait() calls that read and released a response
+  ::cuda::std::uint32_t claimed; // phases a request() has claimed, plus one: R3 sees a second claim
+  ::cuda::std::uint32_t requests; // request() calls that armed this CTA's barrier: R5, R6
+  ::cuda::std::uint32_t released; // wait() calls that read and released a response: R4
   ::cuda::std::uint32_t readers; // wait() calls per phase (open()'s argument)
-  ::cuda::std::uint32_t failed; // a failure was decoded in this CTA
+  ::cuda::std::uint32_t failed; // a failure was decoded in this CTA: R1
 };
 
 template <class Cast>
@@ -413,22 +414,17 @@ private:
     return static_cast<detail::books*>(__cluster_map_shared_rank(&slot_->books, rank));
   }
 
-  // R3 and R4 for request number n of one CTA's books: every reader of response n - 1 done.
-  // Returns false if the request must not be made (R3); waits out an R4 race after reporting it.
-  __device__ bool readers_done(detail::books* b, ::cuda::std::uint32_t n)
+  // R4 for the request that fills phase k of one CTA's slot: every reader of phase k - 1 released
+  // its read. Reports and then waits out a request made too early; false if the readers never come.
+  __device__ bool readers_done(detail::books* b, ::cuda::std::uint32_t k)
   {
-    const ::cuda::std::uint32_t expected = n * b->readers;
-    ::cuda::std::uint32_t released       = atomicAdd(&b->released, 0u);
+    const ::cuda::std::uint32_t expected = k * b->readers;
+    const ::cuda::std::uint32_t released = atomicAdd(&b->released, 0u);
     if (released == expected)
     {
       return true;
     }
-    if (released + b->readers <= expected)
-    {
-      report(3, released); // response n - 1 not even read: a second submitter, or no wait between
-      return false;
-    }
-    report(4, released); // some readers still reading response n - 1
+    report(4, released);
     const ::cuda::std::uint64_t start = checked::now_ns();
     while (atomicAdd(&b->released, 0u) < expected)
     {
@@ -456,38 +452,45 @@ public:
     }
   }
 
-  // Requests the next block. One elected lane per CTA calls it, after a barrier that follows the
-  // previous wait() of every reader (__syncthreads; for cluster_t a cluster barrier): it arms this
-  // CTA's barrier for the 16-byte response (R5), and the CTA-cast requester, or cluster rank 0,
-  // orders the previous reads before the write (R4) and submits the one request (R3).
+  // Requests the next block. One elected lane per CTA calls it -- a thread that also waits for
+  // every response -- after a barrier that follows the previous wait() of every reader
+  // (__syncthreads; for cluster_t a cluster barrier): it arms this CTA's barrier for the 16-byte
+  // response (R5), and the CTA-cast requester, or cluster rank 0, orders the previous reads before
+  // the write (R4) and submits the one request (R3).
+  //
+  // Checked mode: a lane that lost the election, or a second request for the same phase, is
+  // reported (R3) and dropped; after an observed failure (R1), or when readers never release the
+  // slot (R4), the request is answered with a failure instead of a block, so every reader still gets
+  // a response and the CTA leaves its loop.
   __device__ void request(const elected& e)
   {
     bool fail = false;
 #if PTXW_CHECKED
     if (!e)
     {
-      report(3, 0); // a lane that lost the election
+      report(3, 0);
       return;
     }
-    detail::books* own           = &slot_->books;
-    const ::cuda::std::uint32_t n = atomicAdd(&own->requests, 1u);
+    const ::cuda::std::uint32_t k = ph_.count(); // the phase this request fills
+    detail::books* own            = &slot_->books;
+    if (atomicMax(&own->claimed, k + 1) >= k + 1)
+    {
+      report(3, k);
+      return;
+    }
     if (atomicAdd(&own->failed, 0u) != 0)
     {
-      report(1, n); // R1: answered with a failure instead of a request
+      report(1, k);
       fail = true;
     }
-    else if (!readers_done(own, n))
+    else
     {
-      atomicSub(&own->requests, 1u);
-      return;
-    }
-    if (is_cluster_cast() && ptx::get_sreg_cluster_ctarank() == 0)
-    {
-      for (unsigned r = 1; r < ptx::get_sreg_cluster_nctarank(); ++r)
+      fail = !readers_done(own, k);
+      if (is_cluster_cast() && ptx::get_sreg_cluster_ctarank() == 0)
       {
-        if (!readers_done(books_of(r), n))
+        for (unsigned r = 1; r < ptx::get_sreg_cluster_nctarank(); ++r)
         {
-          fail = true; // another CTA still reads its slot: do not overwrite it with a new block
+          fail |= !readers_done(books_of(r), k);
         }
       }
     }
@@ -500,6 +503,9 @@ public:
       submit(fail);
     }
     slot_->bar.arrive_expect_tx(ptx::sem_relaxed, bar_scope{}, tx_bytes{16});
+#if PTXW_CHECKED
+    atomicAdd(&own->requests, 1u);
+#endif
   }
 
   // Waits for the slot's current phase, reads the response with one 16-byte load and releases the
@@ -511,7 +517,7 @@ public:
     const ::cuda::std::uint32_t r = atomicAdd(&slot_->books.requests, 0u);
     if (r > k + 1 || r < k)
     {
-      report(6, r); // this thread's phase is not the slot's: behind (stale) or ahead
+      report(6, r); // this thread's phase is not the slot's: behind (stale) or ahead of its requests
       return response<Cast, handle>(uint4{0u, 0u, 0u, 0u}, this);
     }
     if (!slot_->bar.try_wait(ptx::sem_acquire, bar_scope{}, ph_))
@@ -562,7 +568,7 @@ __device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx
         ::ptxw::fence_after_mbarrier_init();
       }
 #if PTXW_CHECKED
-      s.books = detail::books{0u, 0u, readers, 0u};
+      s.books = detail::books{0u, 0u, 0u, readers, 0u};
       if (::ptxw::detail::is_same_v<Cast, cta_t> && ptx::get_sreg_cluster_nctarank() > 1)
       {
         checked::report(ctx.sink, 3, ::ptxw::detail::isa::smem_addr(&s), 0, ptx::get_sreg_cluster_nctarank());

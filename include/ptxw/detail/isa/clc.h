@@ -29,7 +29,8 @@ __device__ inline void cp_async_bulk_multicast(::cuda::std::uint32_t dst, const 
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
                "[%0], [%1], %2, [%3], %4;"
                :
-               : "r"(dst), "l"(src), "r"(size), "r"(bar), "h"(mask)
+               : "r"(dst), "l"(static_cast<::cuda::std::uint64_t>(__cvta_generic_to_global(src))), "r"(size), "r"(bar),
+                 "h"(mask)
                : "memory");
 }
 

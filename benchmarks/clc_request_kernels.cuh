@@ -1,0 +1,59 @@
+// The kernel of the request-cost benchmark and its timing loop, compiled once per checked mode:
+// clc_request_checked.cu and clc_request_unchecked.cu include this with PTXW_CHECKED set to 1 and
+// 0. ptxw's names carry the mode (ptxw/config.h), so both live in one program without clashing.
+#pragma once
+
+#include <ptxw/clc_host.h>
+#include <ptxw/work_stealing.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace bench {
+
+// Every block index adds its x to its CTA's sum; the sums keep the loop from being optimised away
+// and let the caller check that every index ran once.
+__global__ void steal_all(unsigned long long* sum, ptxw::clc::context<> ctx)
+{
+  unsigned long long mine = 0;
+  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
+    mine += block.x;
+  });
+  if (threadIdx.x == 0)
+  {
+    atomicAdd(sum, mine);
+  }
+}
+
+// Median time of `reps` launches over `blocks` block indices, in ms; *sum: the last launch's sum.
+inline float time_steal_all(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+{
+  ptxw::clc::emulator emulator(blocks);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> ms;
+  for (int rep = -2; rep < reps; ++rep) // two warm-up launches
+  {
+    const auto ctx = emulator.prepare(dim3(blocks));
+    cudaMemset(sum, 0, sizeof(*sum));
+    cudaEventRecord(start);
+    steal_all<<<blocks, threads>>>(sum, ctx);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float t = 0;
+    cudaEventElapsedTime(&t, start, stop);
+    if (rep >= 0)
+    {
+      ms.push_back(t);
+    }
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  return ms[ms.size() / 2];
+}
+
+} // namespace bench
