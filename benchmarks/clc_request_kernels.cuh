@@ -1,6 +1,8 @@
 // The kernel of the request-cost benchmark and its timing loop, compiled once per checked mode:
 // clc_request_checked.cu and clc_request_unchecked.cu include this with PTXW_CHECKED set to 1 and
-// 0. ptxw's names carry the mode (ptxw/config.h), so both live in one program without clashing.
+// 0. ptxw's names carry the mode (ptxw/config.h); this file's names have internal linkage (an
+// unnamed namespace), so each translation unit keeps its own kernel and timing loop -- two inline
+// functions of one name would leave the linker free to keep one of them for both modes.
 #pragma once
 
 #include <ptxw/clc_host.h>
@@ -11,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace bench {
+namespace {
 
 // Every block index adds its x to its CTA's sum; the sums keep the loop from being optimised away
 // and let the caller check that every index ran once.
@@ -56,4 +58,4 @@ inline float time_steal_all(unsigned blocks, unsigned threads, int reps, unsigne
   return ms[ms.size() / 2];
 }
 
-} // namespace bench
+} // namespace

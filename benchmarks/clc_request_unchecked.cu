@@ -4,5 +4,5 @@
 
 float time_steal_all_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
-  return bench::time_steal_all(blocks, threads, reps, sum);
+  return time_steal_all(blocks, threads, reps, sum);
 }

@@ -408,10 +408,10 @@ private:
   }
 
 #if PTXW_CHECKED
-  // The bookkeeping of the CTA of the cluster with this rank (its slot is at the same offset).
-  __device__ detail::books* books_of(unsigned rank) const
+  // Requests that armed this CTA's barrier so far.
+  __device__ ::cuda::std::uint32_t requests() const
   {
-    return static_cast<detail::books*>(__cluster_map_shared_rank(&slot_->books, rank));
+    return *static_cast<volatile const ::cuda::std::uint32_t*>(&slot_->books.requests);
   }
 
   // R4 for the request that fills phase k of one CTA's slot: every reader of phase k - 1 released
@@ -485,14 +485,9 @@ public:
     }
     else
     {
+      // Each CTA checks its own readers (for cluster_t before arming: rank 0 does not read other
+      // CTAs' books, which would be distributed shared memory of CTAs that may have exited).
       fail = !readers_done(own, k);
-      if (is_cluster_cast() && ptx::get_sreg_cluster_ctarank() == 0)
-      {
-        for (unsigned r = 1; r < ptx::get_sreg_cluster_nctarank(); ++r)
-        {
-          fail |= !readers_done(books_of(r), k);
-        }
-      }
     }
 #else
     (void) e;
@@ -514,7 +509,7 @@ public:
   {
 #if PTXW_CHECKED
     const ::cuda::std::uint32_t k = ph_.count();
-    const ::cuda::std::uint32_t r = atomicAdd(&slot_->books.requests, 0u);
+    const ::cuda::std::uint32_t r = requests();
     if (r > k + 1 || r < k)
     {
       report(6, r); // this thread's phase is not the slot's: behind (stale) or ahead of its requests
@@ -522,13 +517,14 @@ public:
     }
     if (!slot_->bar.try_wait(ptx::sem_acquire, bar_scope{}, ph_))
     {
+      // The clock is read every 64 tries: reading %globaltimer on every try slows the spin.
       const ::cuda::std::uint64_t start = checked::now_ns();
-      while (!slot_->bar.try_wait(ptx::sem_acquire, bar_scope{}, ph_))
+      for (unsigned tries = 1; !slot_->bar.try_wait(ptx::sem_acquire, bar_scope{}, ph_); ++tries)
       {
-        if (checked::now_ns() - start > checked::timeout_ns(ctx_.sink))
+        if (tries % 64 == 0 && checked::now_ns() - start > checked::timeout_ns(ctx_.sink))
         {
           // Never armed for this phase (R5), or armed and never completed (R6).
-          const ::cuda::std::uint32_t armed = atomicAdd(&slot_->books.requests, 0u);
+          const ::cuda::std::uint32_t armed = requests();
           report(armed <= k ? 5 : 6, armed);
           return response<Cast, handle>(uint4{0u, 0u, 0u, 0u}, this);
         }
@@ -540,7 +536,12 @@ public:
     const uint4 raw = slot_->response;
     ::ptxw::fence_after_slot_read();
 #if PTXW_CHECKED
-    atomicAdd(&slot_->books.released, 1u);
+    // One shared-memory atomic per warp, not per thread: it is the bulk of checked mode's cost.
+    const unsigned lanes = __activemask();
+    if (ptx::get_sreg_laneid() == static_cast<unsigned>(__ffs(lanes) - 1))
+    {
+      atomicAdd(&slot_->books.released, static_cast<unsigned>(__popc(lanes)));
+    }
 #endif
     return response<Cast, handle>(raw, this);
   }
@@ -578,6 +579,14 @@ __device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx
     if constexpr (!detail::on_hardware<Backend>)
     {
       const bool one_cta = ptx::get_sreg_cluster_nctarank() == 1;
+      if (!one_cta)
+      {
+        // Every CTA of the cluster has started (and initialised its slot) before rank 0 writes
+        // into their shared memory: distributed shared memory of a CTA that has not started yet
+        // must not be touched.
+        ptx::barrier_cluster_arrive();
+        ptx::barrier_cluster_wait();
+      }
       if (leader && ptx::get_sreg_cluster_ctarank() == 0)
       {
         if (ctx.emulation.clusters != detail::grid_clusters())

@@ -209,3 +209,83 @@ extern "C" __global__ void guide_thread_blocks(float* data, int n)
     ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
   }
 }
+
+// PTX-LABEL: .entry ptxw_guide_thread_blocks(
+// PTX:       mbarrier.init.shared.b64
+// PTX:       setp.gt.u32 %p{{[0-9]+}}, %r{{[0-9]+}}, 31;
+// PTX-NEXT:  bar.sync 0;
+// PTX:       elect.sync _|p, %r{{[0-9]+}};
+// PTX-NOT:   {{fence|clusterlaunchcontrol|mbarrier|bar.sync}}
+// PTX:       fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;
+// PTX-NOT:   {{fence|mbarrier|bar.sync}}
+// PTX-COUNT-1: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128
+// PTX-NOT:   {{fence|clusterlaunchcontrol|bar.sync}}
+// PTX:       mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64
+// PTX-NOT:   {{fence|clusterlaunchcontrol|mbarrier|bar.sync|ld.shared}}
+// PTX:       st.global.f32
+// PTX-NOT:   {{fence|clusterlaunchcontrol|bar.sync|ld.shared}}
+// PTX:       mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
+// PTX-NOT:   {{fence|clusterlaunchcontrol|bar.sync|ld.shared}}
+// PTX-COUNT-1: ld.shared.v2.u64
+// PTX-NOT:   {{fence|clusterlaunchcontrol|bar.sync|ld.shared}}
+// PTX:       fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;
+// PTX-NOT:   {{fence|bar.sync|ld.shared|get_first_ctaid::[yz]}}
+// PTX:       clusterlaunchcontrol.query_cancel.is_canceled.pred.b128
+// PTX-NOT:   {{fence|bar.sync|ld.shared|get_first_ctaid::[yz]}}
+// PTX:       clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128
+// PTX-NOT:   {{fence|bar.sync|ld.shared|get_first_ctaid::[yz]}}
+// PTX:       bra.uni [[LOOP:\$L__BB[0-9_]+]];
+// PTX-NOT:   [[LOOP]]:
+// PTX-LABEL: .entry ref_guide_thread_blocks(
+// The guide's kernel: the release fence after decoding, on the success path only.
+// PTX-LABEL: .entry guide_thread_blocks(
+// PTX:       ld.shared.v2.u64
+// PTX-NOT:   fence
+// PTX:       clusterlaunchcontrol.query_cancel.is_canceled.pred.b128
+// PTX-NOT:   fence
+// PTX:       clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128
+// PTX-NOT:   {{ld\.|st\.|bra}}
+// PTX:       fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;
+// PTX-NOT:   {{ld\.|st\.}}
+// PTX:       bra.uni
+
+// One UGETNEXTWORKID behind the ELECT branch and one BAR.SYNC per iteration; the response is one
+// LDS.128, released (MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S) before is_canceled is tested.
+// SASS-LABEL: Function : ptxw_guide_thread_blocks{{$}}
+// SASS:       SYNCS.EXCH.64
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC}}
+// SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC|ELECT}}
+// SASS:       ELECT P[[E:[0-9]]], URZ, PT ;
+// SASS-NEXT:  @!P[[E]] BRA 0x{{[0-9a-f]+}} ;
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC|ELECT}}
+// SASS:       UGETNEXTWORKID.SELFCAST [UR{{[0-9]+}}], [UR{{[0-9]+}}] ;
+// SASS-NEXT:  SYNCS.ARRIVE.TRANS64 RZ, [{{.*}}+0x10], R{{[0-9]+}} ;
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC|ELECT|LDS}}
+// SASS:       SYNCS.PHASECHK.TRANS64.TRYWAIT
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC|ELECT|LDS}}
+// SASS:       LDS.128 R[[#W:]], [R{{[0-9]+}}] ;
+// SASS-NEXT:  MEMBAR.ALL.CTA ;
+// SASS-NEXT:  FENCE.VIEW.ASYNC.S ;
+// SASS-NEXT:  LOP3.LUT P[[C:[0-9]]], RZ, R[[#W+2]], 0x1, RZ, 0xc0, !PT ;
+// SASS-NEXT:  @!P[[C]] EXIT ;
+// SASS-NOT:   {{UGETNEXTWORKID|BRA.U.ANY|BAR.SYNC|ELECT|LDS|MEMBAR|FENCE}}
+// SASS:       BRA 0x{{[0-9a-f]+}} ;
+// SASS-NEXT:  Function : ref_guide_thread_blocks{{$}}
+
+// The guide's kernel: although cg::invoke_one elects one lane, ptxas predicates the try_cancel
+// (@UP) and wraps it in a waterfall loop -- ELECT, UGETNEXTWORKID, BRA.U.ANY back to the ELECT --
+// which issues it once per active lane. And the release fence follows the EXIT of the failure path.
+// SASS-LABEL: Function : guide_thread_blocks{{$}}
+// SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
+// SASS:       ELECT P[[E:[0-9]]], URZ, PT ;
+// SASS:       {{/\*0*}}[[HEAD:[1-9a-f][0-9a-f]*]]*/ @P[[E]] ELECT P{{[0-9]}}, URZ, PT ;
+// SASS-NEXT:  @UP{{[0-9]}} UGETNEXTWORKID.SELFCAST [UR{{[0-9]+}}], [UR{{[0-9]+}}] ;
+// SASS-NOT:   UGETNEXTWORKID
+// SASS:       @P[[E]] BRA.U.ANY 0x[[HEAD]] ;
+// SASS:       SYNCS.ARRIVE.TRANS64 RZ, [UR{{[0-9]+}}], R{{[0-9]+}} ;
+// SASS:       LDS.128 R[[#W:]], [UR{{[0-9]+}}] ;
+// SASS-NEXT:  LOP3.LUT P[[C:[0-9]]], RZ, R[[#W+2]], 0x1, RZ, 0xc0, !PT ;
+// SASS-NEXT:  @!P[[C]] EXIT ;
+// SASS-NEXT:  MEMBAR.ALL.CTA ;
+// SASS-NEXT:  FENCE.VIEW.ASYNC.S ;
