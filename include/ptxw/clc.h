@@ -20,11 +20,12 @@
 //      handle whose request() does not compile; elsewhere checked mode reports it;
 //   R2 a block index exists only inside decode()'s success callback; the raw escape hatches are
 //      checked in checked mode;
-//   R3 request() takes a ptxw::elected (one lane, one instruction); checked mode reports a second
-//      request in one phase;
-//   R4 a response is obtained only from wait(), which waits for the slot's phase, reads the 16 bytes
-//      with one load and releases them to the async proxy before returning; request() orders the next
-//      write after those reads; checked mode reports a request while readers have not finished;
+//   R3 request() takes a ptxw::elected (one lane submits, one instruction, no per-lane loop);
+//      checked mode reports a second request in one phase;
+//   R4 a response is obtained only from wait(), which waits for the slot's phase, reads it once (one
+//      ld.shared.v4 in PTX; ptxas keeps the words decode uses) and releases it to the async proxy
+//      before returning; request() orders the next write after those reads; checked mode reports a
+//      request while readers have not finished;
 //   R5 request() arms the requesting CTA's barrier with expect_tx(16) -- for the cluster form every
 //      CTA calls it, and only rank 0 submits; checked mode names a CTA that never armed;
 //   R6 waits use the handle's own ptxw::phase; checked mode reports a thread behind or ahead of the
@@ -110,8 +111,9 @@ __host__ __device__ constexpr bool check_backend()
     static_assert(!sm100 || multicast_ok,
                   "ptxw: R9 target: clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or "
                   "family-specific target (sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, sm_121a, ...): ptxas rejects "
-                  "it on sm_100, sm_103, sm_110, sm_120 and sm_121. (nvcc 13's -arch=sm_100a also compiles plain "
-                  "compute_100 PTX: use -gencode arch=compute_100a,code=sm_100a, or CMake CUDA_ARCHITECTURES 100a)");
+                  "it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::emulated_t>. "
+                  "(nvcc 13's -arch=sm_100a also compiles plain compute_100 PTX: use -gencode "
+                  "arch=compute_100a,code=sm_100a, or CMake CUDA_ARCHITECTURES 100a)");
     return sm100 && multicast_ok;
   }
   else
@@ -185,6 +187,35 @@ public:
                                                             "cancellation response; another try_cancel is undefined "
                                                             "behaviour");
   }
+
+  // A failed response names no block (R2): these exist only to say so.
+  template <class Dep = void>
+  __device__ uint3 ctaid() const
+  {
+    static_assert(::ptxw::detail::dependent_false<Dep>, "ptxw: R2 no decode of failure: the response failed and "
+                                                        "names no block; decoding it is undefined behaviour");
+    return {0u, 0u, 0u};
+  }
+  template <class Dep = void>
+  __device__ uint3 first_ctaid() const
+  {
+    return ctaid<Dep>();
+  }
+  template <class Dep = void>
+  __device__ unsigned x() const
+  {
+    return ctaid<Dep>().x;
+  }
+  template <class Dep = void>
+  __device__ unsigned y() const
+  {
+    return ctaid<Dep>().y;
+  }
+  template <class Dep = void>
+  __device__ unsigned z() const
+  {
+    return ctaid<Dep>().z;
+  }
 };
 
 // The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
@@ -216,15 +247,15 @@ public:
   }
   __device__ unsigned x() const noexcept
   {
-    return first_.x + (is_cluster ? ptx::get_sreg_cluster_ctaid_x() : 0u);
+    return first_.x + (is_cluster ? detail::cluster_ctaid<Cast>().x : 0u);
   }
   __device__ unsigned y() const noexcept
   {
-    return first_.y + (is_cluster ? ptx::get_sreg_cluster_ctaid_y() : 0u);
+    return first_.y + (is_cluster ? detail::cluster_ctaid<Cast>().y : 0u);
   }
   __device__ unsigned z() const noexcept
   {
-    return first_.z + (is_cluster ? ptx::get_sreg_cluster_ctaid_z() : 0u);
+    return first_.z + (is_cluster ? detail::cluster_ctaid<Cast>().z : 0u);
   }
 
 private:
@@ -377,9 +408,9 @@ private:
   {
     if (is_cluster_cast())
     {
-      return static_cast<::cuda::std::uint16_t>((1u << ptx::get_sreg_cluster_nctarank()) - 1u);
+      return static_cast<::cuda::std::uint16_t>((1u << detail::cluster_size<Cast>()) - 1u);
     }
-    return static_cast<::cuda::std::uint16_t>(1u << ptx::get_sreg_cluster_ctarank());
+    return static_cast<::cuda::std::uint16_t>(1u << detail::cluster_rank<Cast>());
   }
 
   __device__ void submit(bool fail)
@@ -452,25 +483,35 @@ public:
     }
   }
 
-  // Requests the next block. One elected lane per CTA calls it -- a thread that also waits for
+  // Requests the next block. One elected lane per CTA submits -- a thread that also waits for
   // every response -- after a barrier that follows the previous wait() of every reader
   // (__syncthreads; for cluster_t a cluster barrier): it arms this CTA's barrier for the 16-byte
   // response (R5), and the CTA-cast requester, or cluster rank 0, orders the previous reads before
-  // the write (R4) and submits the one request (R3).
+  // the write (R4) and submits the one request (R3). The lanes that lost the election return at
+  // once, so `clc.request(ptxw::elect_one())` from a whole warp is one request too.
   //
-  // Checked mode: a lane that lost the election, or a second request for the same phase, is
-  // reported (R3) and dropped; after an observed failure (R1), or when readers never release the
-  // slot (R4), the request is answered with a failure instead of a block, so every reader still gets
-  // a response and the CTA leaves its loop.
-  __device__ void request(const elected& e)
+  // Checked mode: a second request for the same phase is reported (R3) and dropped; after an
+  // observed failure (R1), or when readers never release the slot (R4), the request is answered
+  // with a failure instead of a block, so every reader still gets a response and leaves its loop.
+  template <class Elected>
+  __device__ void request(const Elected& e)
+  {
+    static_assert(::ptxw::detail::is_same_v<Elected, elected>, "ptxw: R3 one submitter: request() takes the "
+                                                               "ptxw::elected that ptxw::elect_one() returns");
+    if constexpr (::ptxw::detail::is_same_v<Elected, elected>)
+    {
+      if (e)
+      {
+        submit_and_arm();
+      }
+    }
+  }
+
+private:
+  __device__ void submit_and_arm()
   {
     bool fail = false;
 #if PTXW_CHECKED
-    if (!e)
-    {
-      report(3, 0);
-      return;
-    }
     const ::cuda::std::uint32_t k = ph_.count(); // the phase this request fills
     detail::books* own            = &slot_->books;
     if (atomicMax(&own->claimed, k + 1) >= k + 1)
@@ -489,10 +530,8 @@ public:
       // CTAs' books, which would be distributed shared memory of CTAs that may have exited).
       fail = !readers_done(own, k);
     }
-#else
-    (void) e;
 #endif
-    if (!is_cluster_cast() || ptx::get_sreg_cluster_ctarank() == 0)
+    if (!is_cluster_cast() || detail::cluster_rank<Cast>() == 0)
     {
       ::ptxw::fence_before_slot_write();
       submit(fail);
@@ -503,8 +542,10 @@ public:
 #endif
   }
 
-  // Waits for the slot's current phase, reads the response with one 16-byte load and releases the
-  // slot to the async proxy (fence_after_slot_read) before returning it. Every reader calls it.
+public:
+
+  // Waits for the slot's current phase, reads the response once and releases the slot to the async
+  // proxy (fence_after_slot_read) before returning it. Every reader calls it.
   __device__ response<Cast, handle> wait()
   {
 #if PTXW_CHECKED
@@ -570,15 +611,15 @@ __device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx
       }
 #if PTXW_CHECKED
       s.books = detail::books{0u, 0u, 0u, readers, 0u};
-      if (::ptxw::detail::is_same_v<Cast, cta_t> && ptx::get_sreg_cluster_nctarank() > 1)
+      if (::ptxw::detail::is_same_v<Cast, cta_t> && detail::cluster_size<Cast>() > 1)
       {
-        checked::report(ctx.sink, 3, ::ptxw::detail::isa::smem_addr(&s), 0, ptx::get_sreg_cluster_nctarank());
+        checked::report(ctx.sink, 3, ::ptxw::detail::isa::smem_addr(&s), 0, detail::cluster_size<Cast>());
       }
 #endif
     }
     if constexpr (!detail::on_hardware<Backend>)
     {
-      const bool one_cta = ptx::get_sreg_cluster_nctarank() == 1;
+      const bool one_cta = detail::cluster_size<Cast>() == 1;
       if (!one_cta)
       {
         // Every CTA of the cluster has started (and initialised its slot) before rank 0 writes
@@ -587,16 +628,16 @@ __device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx
         ptx::barrier_cluster_arrive();
         ptx::barrier_cluster_wait();
       }
-      if (leader && ptx::get_sreg_cluster_ctarank() == 0)
+      if (leader && detail::cluster_rank<Cast>() == 0)
       {
-        if (ctx.emulation.clusters != detail::grid_clusters())
+        if (ctx.emulation.clusters != detail::grid_clusters<Cast>())
         {
           printf("ptxw: ptxw::clc::emulator prepared for %u clusters, but this launch has %u\n", ctx.emulation.clusters,
-                 detail::grid_clusters());
+                 detail::grid_clusters<Cast>());
           __trap();
         }
-        const ::cuda::std::uint32_t mine = detail::claim(ctx.emulation, detail::own_cluster()) ? 1u : 0u;
-        for (unsigned r = 0; r < ptx::get_sreg_cluster_nctarank(); ++r)
+        const ::cuda::std::uint32_t mine = detail::claim(ctx.emulation, detail::own_cluster<Cast>()) ? 1u : 0u;
+        for (unsigned r = 0; r < detail::cluster_size<Cast>(); ++r)
         {
           *static_cast<volatile ::cuda::std::uint32_t*>(__cluster_map_shared_rank(&s.started, r)) = mine;
         }

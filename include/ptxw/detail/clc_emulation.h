@@ -24,7 +24,6 @@
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/cp_async_bulk.h>
-#  include <cuda/__ptx/instructions/get_sreg.h>
 #endif
 
 PTXW_NAMESPACE_BEGIN
@@ -46,21 +45,46 @@ inline constexpr ::cuda::std::uint32_t no_cluster = ~0u;
 // The 16 bytes of a failed response, in global memory for the bulk copy.
 static __device__ const uint4 failure_response = {0u, 0u, 0u, 0u};
 
-__device__ inline uint3 cluster_dims()
+// Geometry of the launch, from the sm_90 cluster builtins (which the compiler can hoist, unlike
+// inline-asm special-register reads). Templates, like everything here that needs sm_90, so that
+// including the header compiles for older targets.
+template <class Dep = void>
+__device__ unsigned cluster_size()
 {
-  return {ptx::get_sreg_cluster_nctaid_x(), ptx::get_sreg_cluster_nctaid_y(), ptx::get_sreg_cluster_nctaid_z()};
+  return __clusterSizeInBlocks();
 }
 
-__device__ inline ::cuda::std::uint32_t grid_clusters()
+template <class Dep = void>
+__device__ dim3 cluster_ctaid()
 {
-  return ptx::get_sreg_nclusterid_x() * ptx::get_sreg_nclusterid_y() * ptx::get_sreg_nclusterid_z();
+  return __clusterRelativeBlockIdx();
+}
+
+template <class Dep = void>
+__device__ unsigned cluster_rank()
+{
+  return __clusterRelativeBlockRank();
+}
+
+template <class Dep = void>
+__device__ uint3 cluster_dims()
+{
+  return {__clusterDim().x, __clusterDim().y, __clusterDim().z};
+}
+
+template <class Dep = void>
+__device__ ::cuda::std::uint32_t grid_clusters()
+{
+  return __clusterGridDimInClusters().x * __clusterGridDimInClusters().y * __clusterGridDimInClusters().z;
 }
 
 // This CTA's cluster, numbered x fastest.
-__device__ inline ::cuda::std::uint32_t own_cluster()
+template <class Dep = void>
+__device__ ::cuda::std::uint32_t own_cluster()
 {
-  return ptx::get_sreg_clusterid_x()
-       + ptx::get_sreg_nclusterid_x() * (ptx::get_sreg_clusterid_y() + ptx::get_sreg_nclusterid_y() * ptx::get_sreg_clusterid_z());
+  const dim3 id = __clusterIdx();
+  const dim3 n  = __clusterGridDimInClusters();
+  return id.x + n.x * (id.y + n.y * id.z);
 }
 
 // Claims cluster c for the caller in this launch; false if someone already has it.
@@ -101,11 +125,12 @@ __device__ inline ::cuda::std::uint32_t steal(const emulation_state& s)
 }
 
 // The hardware's encoding of "canceled, first ctaid of cluster c".
-__device__ inline uint4 encode(::cuda::std::uint32_t c)
+template <class Dep = void>
+__device__ uint4 encode(::cuda::std::uint32_t c)
 {
-  const uint3 dims              = cluster_dims();
-  const ::cuda::std::uint32_t nx = ptx::get_sreg_nclusterid_x();
-  const ::cuda::std::uint32_t ny = ptx::get_sreg_nclusterid_y();
+  const uint3 dims              = cluster_dims<Dep>();
+  const ::cuda::std::uint32_t nx = __clusterGridDimInClusters().x;
+  const ::cuda::std::uint32_t ny = __clusterGridDimInClusters().y;
   const ::cuda::std::uint32_t x  = (c % nx) * dims.x;
   const ::cuda::std::uint32_t y  = (c / nx % ny) * dims.y;
   const ::cuda::std::uint32_t z  = (c / nx / ny) * dims.z;
@@ -114,18 +139,20 @@ __device__ inline uint4 encode(::cuda::std::uint32_t c)
 
 // Puts the response for cluster c (or a failure) into the slot at `slot`/`bar` (shared::cta
 // addresses of this CTA) of every CTA in `cta_mask` -- this CTA alone, or all of its cluster --
-// through the async proxy, completing 16 transaction bytes on each destination's barrier.
-__device__ inline void deliver(const emulation_state& s, ::cuda::std::uint32_t c, void* slot, ::cuda::std::uint64_t* bar,
+// through the async proxy, completing 16 transaction bytes on each destination's barrier. A
+// template, so that its sm_90 gates fire only where it is used (never merely on inclusion).
+template <class Dep = void>
+__device__ void deliver(const emulation_state& s, ::cuda::std::uint32_t c, void* slot, ::cuda::std::uint64_t* bar,
                                ::cuda::std::uint16_t cta_mask)
 {
   const uint4* src = &failure_response;
   if (c != no_cluster)
   {
-    s.responses[c] = encode(c);
-    ::ptxw::fence_proxy_async(ptx::space_global); // the store above, for the bulk copy's read
+    s.responses[c] = encode<Dep>(c);
+    ::ptxw::fence_proxy_async(::ptxw::detail::dependent_t<ptx::space_global_t, Dep>{}); // the store, for the copy
     src = &s.responses[c];
   }
-  if (cta_mask == 1u && ptx::get_sreg_cluster_nctarank() == 1u)
+  if (cta_mask == 1u && cluster_size<Dep>() == 1u)
   {
     const ::cuda::std::uint32_t bytes = 16;
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, slot, src, bytes, bar);

@@ -38,7 +38,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) emu_request_multicast(ptxw:
 // PTX-NOT:   {{clusterlaunchcontrol|atom|cp.async|fence}}
 // PTX:       elect.sync _|p, %r{{[0-9]+}};
 // PTX-NOT:   {{clusterlaunchcontrol|atom|cp.async|fence}}
-// PTX:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
+// PTX:       mov.{{[ub]}}32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // PTX:       setp.ne.s32 [[NOT0:%p[0-9]+]], [[RANK]], 0;
 // PTX-NEXT:  @[[NOT0]] bra [[ARM:\$L__BB[0-9_]+]];
 // PTX-NOT:   {{clusterlaunchcontrol|atom|cp.async|fence}}

@@ -6,6 +6,9 @@
 //     cg::invoke_one(cg::coalesced_threads(), ...) -- that compiles to a waterfall loop around the
 //     try_cancel (the guide_ kernel below shows it);
 //   - the leader that initialises the barrier is threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+//   - (as every twin) the same __shared__ layout as the ptxw kernel: result and barrier side by side
+//     in one struct, where the guide declares two variables -- with two, ptxas addresses the barrier
+//     from a symbol of its own and schedules the kernel differently;
 //   - the response is read once, 16 bytes at a time, and released right after that read, on every
 //     path (the guide fences after decoding, on the success path only): ptxw's wait() releases the
 //     slot before it returns the response.

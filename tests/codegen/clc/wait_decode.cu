@@ -1,6 +1,7 @@
 // clc.wait().decode(f) (CTA form, hardware): a try_wait.parity.acquire loop on the slot's barrier,
 // one 16-byte read of the response (LDS.128), the release fence right after that read, then
-// query_cancel on the value read. A decode that uses only x reads only word 0 of it.
+// query_cancel on the value read. A decode that uses only x touches words 2 (is_canceled) and 0 (x):
+// nothing of word 1, where y and z are.
 // REQUIRES: clc
 // RUN: %ptxw-compile %s -o %t
 // RUN: %ptx-check %s --input-file=%t.ptx

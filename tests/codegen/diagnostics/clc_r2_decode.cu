@@ -1,0 +1,49 @@
+// R2: a block index exists only inside decode()'s success callback. Asking the failure callback's
+// ptxw::clc::exhausted for one fails with ptxw's R2 message; a ptxw::clc::canceled_block cannot be
+// made by hand (its constructor is private: the compiler's own error).
+// REQUIRES: mbarrier-tx
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXHAUSTED_INDEX %s 2>&1 | FileCheck %s --check-prefix=EXHAUSTED_INDEX
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXHAUSTED_INDEX_GENERIC %s 2>&1 | FileCheck %s --check-prefix=EXHAUSTED_INDEX_GENERIC
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_CANCELED_BLOCK %s 2>&1 | FileCheck %s --check-prefix=CANCELED_BLOCK
+//
+// Without a CASE the file compiles: the index is read in the success callback.
+
+#include <ptxw/clc.h>
+
+__global__ void clc_r2_decode(unsigned* out, ptxw::clc::context<> ctx)
+{
+  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  auto clc = ptxw::clc::open(slot, ctx);
+  if (!clc.started())
+  {
+    return;
+  }
+  clc.wait().decode([&](auto block) { out[0] = block.ctaid().x + block.first_ctaid().y; });
+
+#if defined(CASE_EXHAUSTED_INDEX)
+  clc.wait().decode([&](auto block) { out[1] = block.x(); },
+                    [&](ptxw::clc::exhausted<decltype(clc)>& done) {
+                      // EXHAUSTED_INDEX: error: static assertion failed with "ptxw: R2 no decode of failure:
+                      // EXHAUSTED_INDEX: at line [[#@LINE+2]] of
+                      // EXHAUSTED_INDEX: 1 error detected in the compilation of
+                      out[2] = done.ctaid().x;
+                    });
+#endif
+
+#if defined(CASE_EXHAUSTED_INDEX_GENERIC)
+  // EXHAUSTED_INDEX_GENERIC: error: static assertion failed with "ptxw: R2 no decode of failure:
+  // With a generic callback the instantiation is traced to the decode() call, not the line inside it.
+  // EXHAUSTED_INDEX_GENERIC: at line [[#@LINE+2]] of
+  // EXHAUSTED_INDEX_GENERIC: 1 error detected in the compilation of
+  clc.wait().decode([&](auto block) { out[1] = block.x(); },
+                    [&](auto& done) { out[2] = done.first_ctaid().x; });
+#endif
+
+#if defined(CASE_CANCELED_BLOCK)
+  // CANCELED_BLOCK: clc_r2_decode.cu([[#@LINE+2]]): error: "ptxw::{{(un)?checked_mode}}::clc::canceled_block<Cast>::canceled_block(uint3) noexcept [with Cast=ptxw::{{(un)?checked_mode}}::clc::cta_t]" (declared at line {{[0-9]+}} of {{.*}}clc.h) is inaccessible
+  // CANCELED_BLOCK: 1 error detected in the compilation of
+  ptxw::clc::canceled_block<ptxw::clc::cta_t> made_up(uint3{0u, 0u, 0u});
+  out[3] = made_up.x();
+#endif
+}
