@@ -29,7 +29,7 @@ try:
     target = targets.parse(params["target"])
     tc = toolchain.find_toolchain(params.get("cuda_root"))
     filecheck = toolchain.find_filecheck()
-    toolchain.find_disassembler()
+    toolchain.find_disassembler(tc.root)
     known_targets, ptxas_version = tc.targets, tc.version
 except (targets.UnknownTarget, toolchain.ToolError) as e:
     lit_config.fatal(str(e))

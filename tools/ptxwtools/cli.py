@@ -1,10 +1,13 @@
 """The `ptxw` command.
 
-  tools/ptxw setup      install what the suite needs (idempotent; see deps.py)
-  tools/ptxw codegen    set up, run the codegen suite once per target, print a per-target summary
+  tools/ptxw setup        install what the suite needs (idempotent; see deps.py)
+  tools/ptxw conformance  the main job: what each toolchain accepts and emits for every wrapped form on
+                          every target, and whether ptxw's and CCCL's gates agree (conformance.py)
+  tools/ptxw codegen      run the codegen suite once per target, print a per-target summary
   tools/ptxw test       set up, build, and run every test (CTest): codegen, runtime, tools, package
   tools/ptxw compile    compile one source for one target to PTX, cubin and SASS (compile.py)
   tools/ptxw sass-equal zero-overhead check of a SASS listing (sass_equal.py)
+  tools/ptxw check      FileCheck a user's kernel for one target with the suite's prefixes (check.py)
 """
 
 import argparse
@@ -80,6 +83,40 @@ def cmd_codegen(a):
     return 0 if complete else 1
 
 
+def cmd_conformance(a):
+    from . import conformance, report
+
+    deps.setup(toolchains=not a.no_default_toolchains)
+    roots = [] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]
+    roots += [Path(t) for t in a.toolchain]
+    build = Path(a.build_dir).resolve()
+    out_dir = Path(a.out).resolve() if a.out else build / "conformance"
+    if a.runtime_results:
+        runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), f"recorded in {a.runtime_results}")
+    else:
+        runtime = conformance.live_runtime(build, out_dir)
+    tty = sys.stderr.isatty()
+
+    def progress(done, total, what):
+        line = f"[{done}/{total} cells] {what}"
+        sys.stderr.write(("\r" + line.ljust(60)) if tty else line + "\n")
+        sys.stderr.flush()
+
+    command = "tools/ptxw conformance " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["conformance"] else "tools/ptxw conformance"
+    grid = conformance.measure(roots, a.targets or list(conformance.DEFAULT_TARGETS), build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
+                               progress=progress, command=command)
+    if tty:
+        sys.stderr.write("\n")
+    report.write_all(grid, out_dir, Path(a.markdown) if a.markdown else None)
+    print(report.summary(grid))
+    print(f"\nreports: {out_dir / 'conformance.md'}, {out_dir / 'conformance.html'}, {out_dir / 'conformance.json'}")
+    if grid.errors:
+        return 1
+    if a.fail_on_disagreement and any(c.disagrees for c in grid.cells):
+        return 3
+    return 0
+
+
 def cmd_test(a):
     deps.setup()
     build = Path(a.build_dir).resolve()
@@ -98,10 +135,10 @@ def cmd_test(a):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("compile", "sass-equal"):
-        from . import compile, sass_equal  # their own argument parsers
+    if argv and argv[0] in ("compile", "sass-equal", "check"):
+        from . import check, compile, sass_equal  # their own argument parsers
 
-        return {"compile": compile.main, "sass-equal": sass_equal.main}[argv[0]](argv[1:])
+        return {"compile": compile.main, "sass-equal": sass_equal.main, "check": check.main}[argv[0]](argv[1:])
     p = argparse.ArgumentParser(prog="ptxw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("setup", help="install what the suite needs").set_defaults(func=cmd_setup)
@@ -112,6 +149,21 @@ def main(argv=None):
     c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
     c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
     c.set_defaults(func=cmd_codegen)
+    k = sub.add_parser("conformance", help="the conformance grid: toolchains x targets x wrapped forms")
+    k.add_argument("--targets", nargs="+", default=None, metavar="TARGET")
+    k.add_argument("--toolchain", action="append", default=[], metavar="CUDA_ROOT",
+                   help="another CUDA root to measure (repeatable)")
+    k.add_argument("--no-default-toolchains", action="store_true",
+                   help="measure only --toolchain roots (not /usr/local/cuda and the PyPI ones)")
+    k.add_argument("--runtime-results", metavar="GTEST_XML",
+                   help="tests/runtime results recorded on a GPU (gtest --gtest_output=xml) for the runtime column")
+    k.add_argument("--build-dir", default=str(REPO / "build"))
+    k.add_argument("--out", help="report folder (default: BUILD_DIR/conformance)")
+    k.add_argument("--markdown", help="also write the Markdown report here (e.g. docs/conformance.md)")
+    k.add_argument("--no-cache", action="store_true", help="measure every cell again")
+    k.add_argument("-j", "--jobs", type=int, help="parallel targets (default: one per core)")
+    k.add_argument("--fail-on-disagreement", action="store_true", help="exit 3 if a gate disagrees with ptxas")
+    k.set_defaults(func=cmd_conformance)
     t = sub.add_parser("test", help="build and run every test")
     t.add_argument("--build-dir", default=str(REPO / "build"))
     t.set_defaults(func=cmd_test)

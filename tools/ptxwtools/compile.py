@@ -27,11 +27,14 @@ def _step(cmd):
 
 
 def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=()):
+    """ptxw's headers come from this checkout when there is one (an installed copy of the tools
+    has none: its callers pass -I<prefix>/include)."""
     if target.name not in tc.targets:
         raise toolchain.ToolError(f"ptxas {tc.version} at {tc.ptxas} does not know target {target.name}")
-    disasm = toolchain.find_disassembler()
+    disasm = toolchain.find_disassembler(tc.root)
     ptx, cubin = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
-    _step([tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target.name}", "-ptx", f"-I{INCLUDE}", *nvcc_flags, src, "-o", ptx])
+    include = [f"-I{INCLUDE}"] if INCLUDE.is_dir() else []
+    _step([tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target.name}", "-ptx", *include, *nvcc_flags, src, "-o", ptx])
     _step([tc.ptxas, f"--gpu-name={target.name}", ptx, "-o", cubin])
     dump = _step([disasm, "-sass", cubin])
     functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())
@@ -45,8 +48,12 @@ def main(argv=None):
     p.add_argument("--target", required=True, help="sm_90a, sm_100f, ...")
     p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
     p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
-    p.add_argument("nvcc_flags", nargs="*", help="extra nvcc flags, after --")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    nvcc_flags = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
+    p.epilog = "Arguments after -- go to nvcc."
     a = p.parse_args(argv)
+    a.nvcc_flags = nvcc_flags
     try:
         compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root), a.nvcc_flags)
     except (toolchain.ToolError, targets.UnknownTarget) as e:

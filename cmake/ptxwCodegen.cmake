@@ -1,0 +1,68 @@
+# ptxw_add_codegen_test(NAME <name> SOURCES <kernel.cu>... TARGETS <sm_XX>... CHECKS <file>
+#                       [REQUIRES <feature>...] [OPTIONS <nvcc flag>...])
+#
+# One CTest test per target, <name>/<target>: compiles SOURCES for the target to PTX and SASS and
+# FileChecks both against CHECKS, with the prefixes and lit features of ptxw's own codegen suite
+# (PTX, PTX-SM10X, PTX-SM100A; SASS, ...; REQUIRES clc, clc-multicast, mbarrier-tx, ...). A target
+# the toolchain's ptxas lacks, or a REQUIRES feature it rejects, makes the test skipped, with why.
+# The driver is `ptxw check` (tools/ptxwtools/check.py), run with:
+#   PTXW_CUDA_ROOT  toolchain (default: the one CMAKE_CUDA_COMPILER belongs to, else /usr/local/cuda)
+#   PTXW_DEPS_DIR   where `tools/ptxw setup` put cuobjdump/nvdisasm, if the toolchain lacks them
+#   PTXW_FILECHECK  FileCheck (default: PATH, then /usr/lib/llvm-*/bin)
+include_guard(GLOBAL)
+find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+
+set(PTXW_CUDA_ROOT "" CACHE PATH "CUDA toolchain for ptxw_add_codegen_test")
+set(PTXW_DEPS_DIR "" CACHE PATH "Folder with ptxw's set-up tools (cuobjdump, nvdisasm) for ptxw_add_codegen_test")
+set(PTXW_FILECHECK "" CACHE FILEPATH "FileCheck for ptxw_add_codegen_test")
+
+function(ptxw_add_codegen_test)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;CHECKS" "SOURCES;TARGETS;REQUIRES;OPTIONS")
+  foreach(required NAME SOURCES TARGETS CHECKS)
+    if(NOT arg_${required})
+      message(FATAL_ERROR "ptxw_add_codegen_test: ${required} is required")
+    endif()
+  endforeach()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ptxw_add_codegen_test(${arg_NAME}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(target IN LISTS arg_TARGETS)
+    if(NOT target MATCHES "^sm_[0-9][0-9][0-9]?[af]?$")
+      message(FATAL_ERROR "ptxw_add_codegen_test(${arg_NAME}): unknown target '${target}' "
+                          "(expected sm_<NN>, sm_<NN>a or sm_<NN>f, e.g. sm_90a, sm_100f)")
+    endif()
+  endforeach()
+
+  set(root "${PTXW_CUDA_ROOT}")
+  if(NOT root AND CMAKE_CUDA_COMPILER)
+    get_filename_component(root "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+    get_filename_component(root "${root}" DIRECTORY)
+  endif()
+  set(env "")
+  foreach(var PTXW_DEPS_DIR PTXW_FILECHECK)
+    if(${var})
+      list(APPEND env "${var}=${${var}}")
+    endif()
+  endforeach()
+  cmake_path(ABSOLUTE_PATH arg_CHECKS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE checks)
+  set(sources "")
+  foreach(src IN LISTS arg_SOURCES)
+    cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE src)
+    list(APPEND sources "${src}")
+  endforeach()
+  set(includes "$<TARGET_PROPERTY:ptxw::ptxw,INTERFACE_INCLUDE_DIRECTORIES>")
+
+  foreach(target IN LISTS arg_TARGETS)
+    set(cmd "${Python3_EXECUTABLE}" "${PTXW_TOOL}" check --target ${target} --checks "${checks}"
+            --out "${CMAKE_CURRENT_BINARY_DIR}/ptxw_codegen/${arg_NAME}/${target}")
+    if(root)
+      list(APPEND cmd --cuda-root "${root}")
+    endif()
+    foreach(feature IN LISTS arg_REQUIRES)
+      list(APPEND cmd --requires ${feature})
+    endforeach()
+    list(APPEND cmd ${sources} -- "-I$<JOIN:${includes},$<SEMICOLON>-I>" ${arg_OPTIONS})
+    add_test(NAME ${arg_NAME}/${target} COMMAND ${cmd} COMMAND_EXPAND_LISTS)
+    set_tests_properties(${arg_NAME}/${target} PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
+  endforeach()
+endfunction()

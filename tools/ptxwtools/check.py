@@ -1,0 +1,104 @@
+"""`ptxw check`: FileCheck a user's kernel, compiled for one target, with the prefixes and features of
+ptxw's own codegen suite. The installed package's ptxw_add_codegen_test() runs it (cmake/ptxwCodegen.cmake).
+
+    ptxw check --target sm_100a --checks kernel.checks [--requires clc]... [--cuda-root R] --out DIR
+               kernel.cu [more.cu ...] [-- nvcc flags]
+
+The checks file holds FileCheck directives under the suite's prefixes: PTX, PTX-SM10X, PTX-SM100A
+for the PTX; SASS, SASS-SM10X, SASS-SM100A for the canonical SASS listing (sass.py). A kind with no
+directive for the target is not checked; a checks file with none at all for the target is an error
+(a test that checks nothing passes by doing nothing). Several sources are checked as one listing,
+in the order given.
+
+Exit status: 0 the checks hold; 1 a check or a compile failed (FileCheck's or nvcc's message is
+printed); 2 bad input (unknown target, missing tool or file, no directive); 77 unsupported here:
+ptxas lacks the target or rejects a --requires feature (probes.FEATURES), with why -- CTest's
+SKIP_RETURN_CODE.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from . import compile as compile_, probes, targets, toolchain
+
+UNSUPPORTED = 77
+_SUFFIX = r"(-(DAG|NEXT|NOT|SAME|LABEL|EMPTY|COUNT-\d+))?:"
+
+
+def _has_directive(text: str, prefixes) -> bool:
+    return any(re.search(rf"(?<![\w-]){re.escape(p)}{_SUFFIX}", text) for p in prefixes)
+
+
+def _say(msg):
+    sys.stderr.write(f"ptxw check: {msg}\n")
+
+
+def check(sources, target_name, checks: Path, out: Path, cuda_root=None, requires=(), nvcc_flags=()) -> int:
+    try:
+        target = targets.parse(target_name)
+        tc = toolchain.find_toolchain(cuda_root)
+        filecheck = toolchain.find_filecheck()
+        unknown = sorted(set(requires) - set(probes.FEATURES))
+        if unknown:
+            raise toolchain.ToolError(f"unknown --requires feature {', '.join(unknown)} "
+                                      f"(known: {', '.join(probes.FEATURES)})")
+        for f in (checks, *sources):
+            if not f.is_file():
+                raise toolchain.ToolError(f"no such file: {f}")
+        text = checks.read_text()
+        kinds = [k for k in ("PTX", "SASS") if _has_directive(text, target.prefixes(k))]
+        if not kinds:
+            raise toolchain.ToolError(f"{checks} has no FileCheck directive for {target.name} "
+                                      f"(prefixes {', '.join(target.prefixes('PTX') + target.prefixes('SASS'))})")
+        if target.name not in tc.targets:
+            print(f"unsupported: ptxas {tc.version} ({tc.ptxas}) does not know {target.name}")
+            return UNSUPPORTED
+        missing = sorted(set(requires) - probes.accepted_features(tc, target.name))
+        if missing:
+            print(f"unsupported: ptxas {tc.version} rejects {', '.join(missing)} for {target.name} "
+                  f"({', '.join(probes.FEATURES[m] for m in missing)})")
+            return UNSUPPORTED
+        out.mkdir(parents=True, exist_ok=True)
+        listing = {"PTX": [], "SASS": []}
+        for i, src in enumerate(sources):
+            stem = out / f"{i}.{src.stem}"
+            compile_.compile_source(src.resolve(), target, stem, tc, nvcc_flags)
+            listing["PTX"].append(stem.with_name(stem.name + ".ptx").read_text())
+            listing["SASS"].append(stem.with_name(stem.name + ".sass").read_text())
+    except (toolchain.ToolError, targets.UnknownTarget) as e:
+        _say(str(e))
+        return 2
+    except SystemExit as e:  # a failed compile step; compile.py printed the command and its output
+        return int(e.code or 1)
+    status = 0
+    for kind in kinds:
+        inputs = out / f"all.{kind.lower()}"
+        inputs.write_text("\n".join(listing[kind]))
+        cmd = [filecheck, "--allow-unused-prefixes", "--check-prefixes=" + ",".join(target.prefixes(kind)), checks,
+               f"--input-file={inputs}"]
+        r = subprocess.run([str(c) for c in cmd])
+        if r.returncode != 0:
+            _say(f"{kind} checks failed for {target.name}: {' '.join(map(str, cmd))}")
+            status = 1
+        else:
+            print(f"{kind} checks hold for {target.name} ({inputs})")
+    return status
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    nvcc_flags = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
+    p = argparse.ArgumentParser(prog="ptxw check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Arguments after -- go to nvcc.")
+    p.add_argument("sources", nargs="+", type=Path)
+    p.add_argument("--target", required=True)
+    p.add_argument("--checks", required=True, type=Path)
+    p.add_argument("--out", required=True, type=Path, help="folder for the PTX, cubin and SASS it checks")
+    p.add_argument("--requires", action="append", default=[], metavar="FEATURE", help="repeatable")
+    p.add_argument("--cuda-root")
+    a = p.parse_args(argv)
+    return check(a.sources, a.target, a.checks, a.out, a.cuda_root, a.requires, nvcc_flags)
