@@ -4,7 +4,7 @@ ptxas 13.0 is known to accept (../shared/ptxw-notes.md section 2) and every prob
 
 import unittest
 
-from ptxwtools import probes, toolchain
+from ptxwtools import probes, toolchain, variants
 
 TC = toolchain.find_toolchain()
 
@@ -18,7 +18,14 @@ class ProbesTest(unittest.TestCase):
 
     def test_every_probe_assembles_somewhere(self):
         got = probes.accepted_features(TC, "sm_100a")
-        self.assertEqual({p.feature for p in probes.PROBES}, got)
+        self.assertEqual(set(probes.FEATURES), got)
+
+    def test_every_variant_assembles_on_sm_100a(self):
+        # A variant whose PTX never assembles would make its grid row all "rejected".
+        for v in variants.VARIANTS:
+            with self.subTest(v.id):
+                verdict = probes.assemble(TC, "sm_100a", v.ptx)
+                self.assertTrue(verdict.accepted, verdict.output)
 
     def test_multicast_needs_a_family_or_arch_specific_target(self):
         self.assertNotIn("clc-multicast", probes.accepted_features(TC, "sm_100"))

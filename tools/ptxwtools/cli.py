@@ -67,8 +67,8 @@ def print_summary(summary):
         print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))))
 
 
-def cmd_setup(_):
-    deps.setup()
+def cmd_setup(a):
+    deps.setup(toolchains=a.toolchains)
     return 0
 
 
@@ -86,15 +86,24 @@ def cmd_codegen(a):
 def cmd_conformance(a):
     from . import conformance, report
 
+    try:
+        selected = conformance.select_variants(a.variants)
+    except ValueError as e:
+        sys.stderr.write(f"ptxw conformance: {e}\n")
+        return 2
     deps.setup(toolchains=not a.no_default_toolchains)
     roots = [] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]
     roots += [Path(t) for t in a.toolchain]
     build = Path(a.build_dir).resolve()
     out_dir = Path(a.out).resolve() if a.out else build / "conformance"
-    if a.runtime_results:
-        runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), f"recorded in {a.runtime_results}")
-    else:
-        runtime = conformance.live_runtime(build, out_dir)
+    try:
+        if a.runtime_results:
+            runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results)
+        else:
+            runtime = conformance.live_runtime(build, out_dir)
+    except toolchain.ToolError as e:
+        sys.stderr.write(f"ptxw conformance: {e}\n")
+        return 2
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -104,7 +113,7 @@ def cmd_conformance(a):
 
     command = "tools/ptxw conformance " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["conformance"] else "tools/ptxw conformance"
     grid = conformance.measure(roots, a.targets or list(conformance.DEFAULT_TARGETS), build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
-                               progress=progress, command=command)
+                               progress=progress, command=command, selected=selected)
     if tty:
         sys.stderr.write("\n")
     report.write_all(grid, out_dir, Path(a.markdown) if a.markdown else None)
@@ -141,7 +150,9 @@ def main(argv=None):
         return {"compile": compile.main, "sass-equal": sass_equal.main, "check": check.main}[argv[0]](argv[1:])
     p = argparse.ArgumentParser(prog="ptxw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
-    sub.add_parser("setup", help="install what the suite needs").set_defaults(func=cmd_setup)
+    s = sub.add_parser("setup", help="install what the suite needs")
+    s.add_argument("--toolchains", action="store_true", help="also the conformance grid's extra CUDA toolchains (PyPI)")
+    s.set_defaults(func=cmd_setup)
     c = sub.add_parser("codegen", help="run the codegen suite per target and print a summary")
     c.add_argument("--targets", nargs="+", default=list(targets.SUITE_TARGETS), metavar="TARGET")
     c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
@@ -151,6 +162,8 @@ def main(argv=None):
     c.set_defaults(func=cmd_codegen)
     k = sub.add_parser("conformance", help="the conformance grid: toolchains x targets x wrapped forms")
     k.add_argument("--targets", nargs="+", default=None, metavar="TARGET")
+    k.add_argument("--variants", nargs="+", default=None, metavar="PATTERN",
+                   help="only the wrapped forms whose id matches (shell patterns: 'clc*', 'fence.*')")
     k.add_argument("--toolchain", action="append", default=[], metavar="CUDA_ROOT",
                    help="another CUDA root to measure (repeatable)")
     k.add_argument("--no-default-toolchains", action="store_true",

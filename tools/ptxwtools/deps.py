@@ -19,6 +19,18 @@ PYPI = {
     "nvidia-cuda-nvdisasm": "13.5.37",
 }
 
+# A second CUDA toolchain for the conformance grid, from NVIDIA's PyPI wheels. Installed into one
+# folder, the wheels form a CUDA root (nvidia/cu13: bin/nvcc, bin/ptxas, nvvm/, include/ with CCCL).
+TOOLCHAINS = {
+    "13.5.37": {
+        "nvidia-cuda-nvcc": "13.5.37",
+        "nvidia-nvvm": "13.5.37",
+        "nvidia-cuda-crt": "13.5.37",
+        "nvidia-cuda-runtime": "13.5.37",
+        "nvidia-cuda-cccl": "13.3.5.0.6",
+    },
+}
+
 
 def _say(msg):
     print(f"ptxw setup: {msg}", flush=True)
@@ -36,18 +48,24 @@ def _apt_install(*packages) -> bool:
     return subprocess.run(cmd, env=env).returncode == 0
 
 
-def _pypi(py_dir):
-    stamp = py_dir / ".ptxw-stamp.json"
-    if stamp.exists() and json.loads(stamp.read_text()) == PYPI:
+def _pypi(target_dir, packages):
+    """pip install --target, once per set of pins: a stamp file records what is there."""
+    stamp = target_dir / ".ptxw-stamp.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == packages:
         return
-    _say(f"installing {', '.join(f'{k}=={v}' for k, v in PYPI.items())} into {py_dir}")
-    if py_dir.exists():
-        shutil.rmtree(py_dir)
-    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check", "--root-user-action=ignore",
-           "--target", str(py_dir), *(f"{k}=={v}" for k, v in PYPI.items())]
+    _say(f"installing {', '.join(f'{k}=={v}' for k, v in packages.items())} into {target_dir}")
+    if target_dir.exists():
+        shutil.rmtree(target_dir)
+    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
+           "--root-user-action=ignore", "--target", str(target_dir), *(f"{k}=={v}" for k, v in packages.items())]
     if subprocess.run(cmd).returncode != 0:
-        raise toolchain.ToolError(f"pip could not install {', '.join(PYPI)} (is PyPI reachable?)")
-    stamp.write_text(json.dumps(PYPI))
+        raise toolchain.ToolError(f"pip could not install {', '.join(packages)} (is PyPI reachable?)")
+    stamp.write_text(json.dumps(packages))
+
+
+def toolchain_roots() -> list:
+    """CUDA roots of the toolchains setup(toolchains=True) installed."""
+    return [toolchain.deps_dir() / "toolchains" / f"cuda-{v}" / "nvidia" / "cu13" for v in TOOLCHAINS]
 
 
 def _gtest_present() -> bool:
@@ -58,8 +76,9 @@ def _gtest_present() -> bool:
     ))
 
 
-def setup() -> dict:
-    """Install what is missing; return the tool paths. Raises ToolError naming what is missing."""
+def setup(toolchains=False) -> dict:
+    """Install what is missing; return the tool paths. Raises ToolError naming what is missing.
+    toolchains: also the extra CUDA toolchains of the conformance grid (about 350 MB)."""
     missing = []
     tc = toolchain.find_toolchain()
     _say(f"CUDA {tc.version} at {tc.root}")
@@ -80,7 +99,10 @@ def setup() -> dict:
         missing.append("GoogleTest (Debian: apt-get install libgtest-dev)")
 
     py_dir = toolchain.deps_dir() / "py"
-    _pypi(py_dir)
+    _pypi(py_dir, PYPI)
+    if toolchains:
+        for version, packages in TOOLCHAINS.items():
+            _pypi(toolchain.deps_dir() / "toolchains" / f"cuda-{version}", packages)
     disasm = toolchain.find_disassembler()
     version = toolchain.run([disasm, "--version"])
     if version.returncode != 0:

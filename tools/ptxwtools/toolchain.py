@@ -90,16 +90,18 @@ def find_toolchain(root=None) -> Toolchain:
     return Toolchain(Path(root).resolve()).check()
 
 
-def find_disassembler() -> Path:
-    """cuobjdump from the project's deps, else from PATH. It runs nvdisasm, which must sit beside
-    it or on NVDISASM_PATH."""
-    candidates = sorted(glob.glob(str(deps_dir() / "py" / "nvidia" / "cu*" / "bin" / "cuobjdump")))
-    path = Path(candidates[-1]) if candidates else (shutil.which("cuobjdump") and Path(shutil.which("cuobjdump")))
-    if not path:
-        raise ToolError("no cuobjdump: run `tools/ptxw setup` (installs it from PyPI into .deps/)")
-    if not (path.parent / "nvdisasm").exists() and not shutil.which("nvdisasm"):
-        raise ToolError(f"{path} needs nvdisasm beside it or on PATH: run `tools/ptxw setup`")
-    return path
+def find_disassembler(cuda_root=None) -> Path:
+    """cuobjdump from the toolkit at cuda_root if it has one, else from the project's deps, else from
+    PATH. It runs nvdisasm, which must sit beside it or on PATH."""
+    candidates = [Path(cuda_root) / "bin" / "cuobjdump"] if cuda_root else []
+    candidates += [Path(p) for p in sorted(glob.glob(str(deps_dir() / "py" / "nvidia" / "cu*" / "bin" / "cuobjdump")))]
+    if shutil.which("cuobjdump"):
+        candidates.append(Path(shutil.which("cuobjdump")))
+    for path in candidates:
+        if path.exists() and ((path.parent / "nvdisasm").exists() or shutil.which("nvdisasm")):
+            return path
+    raise ToolError("no cuobjdump (with the nvdisasm it runs): run `tools/ptxw setup`, which installs both from "
+                    "PyPI into .deps/, or put them on PATH")
 
 
 def find_filecheck() -> Path:

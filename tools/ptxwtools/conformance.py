@@ -1,0 +1,515 @@
+"""`ptxw conformance`: for every instruction variant ptxw wraps (variants.py) x every target x every
+toolchain, measure
+
+  ptxas    accepts or rejects the instruction (and its message); the SASS opcodes it emits;
+  ptxw     whether ptxw's arch gate agrees (compiles exactly where ptxas accepts; a rejection must
+           be a `ptxw: R9` compile error);
+  cccl     whether CCCL's cuda::ptx binding agrees (accepts exactly where ptxas does; CCCL rejects
+           by calling an undefined __cuda_ptx_*_is_not_supported_* function, i.e. at link time);
+  runtime  the tests/runtime results of the tests that run the form on a GPU, for the target the GPU
+           runs (sm_90a on an H100), from a live run or a recorded gtest XML; else "no hardware".
+
+Every verdict keeps the command that produced it and the tool's output. Cells are cached by the
+inputs they depend on (toolchain, target, the statement, ptxw's headers), so a rerun after a change
+recomputes only what the change touched. Compiles are batched: one PTX module per target for the
+SASS, one translation unit per target for the gates, falling back to one compile per variant when
+the batch fails (which a rejected form makes it do, by design).
+"""
+
+import concurrent.futures
+import datetime
+import fnmatch
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import probes, sass, targets, toolchain, variants
+
+# The grid's default targets: every target the issue names, plus sm_80 and sm_90 to show the gates.
+DEFAULT_TARGETS = ("sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_110",
+                   "sm_110a", "sm_120", "sm_120a", "sm_121", "sm_121a")
+
+# The target whose SASS runs on the GPUs this project has (an H100), and the runtime tests' build.
+RUNTIME_TARGET = "sm_90a"
+RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
+
+_UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
+_SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py")
+
+
+def _digest(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def _tree_digest(root: Path, pattern: str) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob(pattern)):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:24]
+
+
+@dataclass
+class Step:
+    """One verdict and what it rests on."""
+
+    verdict: str
+    command: str = ""
+    output: str = ""
+
+
+@dataclass
+class Cell:
+    toolchain: str
+    target: str
+    variant: str
+    family: str
+    ptxas: Step = None
+    sass: list = field(default_factory=list)
+    ptxw: Step = None
+    cccl: Step = None
+    runtime: Step = None
+    problems: list = field(default_factory=list)  # disagreements and unmeasured parts, in words
+
+    @property
+    def unmeasured(self) -> bool:
+        return any(s.verdict.startswith("error") for s in (self.ptxas, self.ptxw, self.cccl) if s)
+
+    @property
+    def disagrees(self) -> bool:
+        return any(p.startswith(("ptxw", "cccl")) for p in self.problems)
+
+
+# ---- the toolchain's side ----------------------------------------------------------------------
+
+
+class Measurer:
+    """Runs the compiles of one toolchain, with a cache directory shared by all."""
+
+    def __init__(self, tc: toolchain.Toolchain, cache: Path, use_cache: bool):
+        self.tc = tc
+        self.cache = cache
+        self.use_cache = use_cache
+        self.disasm = toolchain.find_disassembler(tc.root)
+        self.headers = _tree_digest(toolchain.REPO / "include", "*.h")
+        here = Path(__file__).parent
+        self.code = _digest(*(here.joinpath(f).read_text() for f in _SOURCE_FILES))
+        self.identity = _digest(tc.root, tc.version, self.code)
+
+    # cache of one part of one cell
+    def _cached(self, kind: str, key: str, compute):
+        path = self.cache / kind / f"{key}.json"
+        if self.use_cache and path.exists():
+            return json.loads(path.read_text())
+        value = compute()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+        return value
+
+    def _run(self, cmd, cwd=None):
+        out = toolchain.run(cmd, cwd=cwd)
+        return out.returncode, " ".join(map(str, cmd)), (out.stdout + out.stderr).strip()
+
+    # ptxas acceptance and SASS, for all variants of one target
+    def ptxas(self, target: str, vs: list) -> dict:
+        keys = {v.id: _digest(self.identity, target, v.ptx) for v in vs}
+        missing = [v for v in vs if not (self.use_cache and (self.cache / "ptxas" / f"{keys[v.id]}.json").exists())]
+        fresh = self._ptxas_batch(target, missing) if missing else {}
+        return {v.id: self._cached("ptxas", keys[v.id], lambda v=v: fresh[v.id]) for v in vs}
+
+    def _ptxas_batch(self, target: str, vs: list) -> dict:
+        result = {}
+        accepted = {}
+        for v in vs:
+            verdict = probes.assemble(self.tc, target, v.ptx)
+            if verdict.accepted:
+                accepted[v] = verdict
+                continue
+            if verdict.returncode == 255 and re.search(r"\berror\b", verdict.output):
+                kind = "reject"
+            elif verdict.returncode < 0:
+                kind = f"error: ptxas killed by signal {-verdict.returncode}"
+            else:  # an exit status ptxas does not use for errors in its input
+                kind = f"error: ptxas exited with status {verdict.returncode}"
+            result[v.id] = {"step": asdict(Step(kind, verdict.command, verdict.output)), "sass": []}
+        if accepted:
+            opcodes, cmd, output = self._sass_of(target, [v for v in accepted])
+            for v, verdict in accepted.items():
+                result[v.id] = {"step": asdict(Step("accept", verdict.command, verdict.output)),
+                                "sass": opcodes.get(probes.kernel_name(v.id), []),
+                                "sass_command": cmd, "sass_output": output}
+        return result
+
+    def _sass_of(self, target: str, vs: list):
+        """Opcodes per variant: its probe kernel's SASS less that of the same kernel with no instruction."""
+        with tempfile.TemporaryDirectory() as tmp:
+            instructions = {"baseline": ""}
+            instructions.update({probes.kernel_name(v.id): v.ptx for v in vs})
+            ptx = Path(tmp, "variants.ptx")
+            ptx.write_text(probes.ptx_module(self.tc, target, instructions))
+            cubin = Path(tmp, "variants.cubin")
+            rc, cmd, output = self._run([self.tc.ptxas, f"--gpu-name={target}", ptx, "-o", cubin])
+            if rc != 0:
+                return {}, cmd, output
+            rc2, cmd2, listing = self._run([self.disasm, "-sass", cubin])
+            if rc2 != 0:
+                return {}, cmd2, listing
+            functions = {f.name: f for f in sass.parse_cuobjdump(listing)}
+            base = _opcodes(functions.get("ptxw_probe_baseline"))
+            result = {}
+            for name in instructions:
+                if name != "baseline":
+                    ops = _opcodes(functions.get(f"ptxw_probe_{name}"))
+                    for b in base:
+                        if b in ops:
+                            ops.remove(b)
+                    result[name] = ops
+            return result, f"{cmd} && {cmd2}", ""
+
+    # the gates: ptxw's and CCCL's, for all variants of one target
+    def gate(self, which: str, target: str, vs: list, ptxas: dict) -> dict:
+        statement = (lambda v: v.ptxw) if which == "ptxw" else (lambda v: v.cccl)
+        inputs = self.headers if which == "ptxw" else ""
+        keys = {v.id: _digest(self.identity, which, target, statement(v), inputs) for v in vs}
+        missing = [v for v in vs if statement(v) is not None
+                   and not (self.use_cache and (self.cache / which / f"{keys[v.id]}.json").exists())]
+        fresh = self._gate_batch(which, target, missing, ptxas) if missing else {}
+
+        def compute(v):
+            if statement(v) is None:
+                return asdict(Step("no binding", "", "CCCL has no binding for this form"))
+            return fresh[v.id]
+
+        return {v.id: self._cached(which, keys[v.id], lambda v=v: compute(v)) for v in vs}
+
+    def _compile(self, target: str, sources: dict, tmp: Path):
+        """nvcc -ptx of one translation unit with a kernel per {name: statement}. Also returns the
+        names of the kernels whose lines an error points at."""
+        text, lines = variants.PRELUDE, {}
+        for name, statement in sources.items():
+            first = text.count("\n") + 1
+            text += variants.KERNEL.format(name=name, statement=statement)
+            lines[name] = (first, text.count("\n"))
+        src = tmp / "variants.cu"
+        src.write_text(text)
+        out = tmp / "variants.ptx"
+        rc, cmd, output = self._run([self.tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target}", "-ptx",
+                                     f"-I{toolchain.REPO / 'include'}", src, "-o", out])
+        error_lines = {int(n) for n in re.findall(r"variants\.cu\((\d+)\): error", output)}
+        error_lines |= {int(n) for n in re.findall(r"at line (\d+) of \S*variants\.cu", output)}
+        failing = {name for name, (a, b) in lines.items() if any(a <= n <= b for n in error_lines)}
+        return rc, cmd, output, (out.read_text() if rc == 0 else ""), failing
+
+    def _gate_batch(self, which: str, target: str, vs: list, ptxas: dict) -> dict:
+        """One compile for all variants; the ones its errors point at, and all of them if the
+        errors point nowhere, are compiled again one by one for their own verdict."""
+        statement = (lambda v: v.ptxw) if which == "ptxw" else (lambda v: v.cccl)
+        name = {v.id: f"v_{probes.kernel_name(v.id)}" for v in vs}
+        result = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            group, singles = list(vs), []
+            for _ in range(3):
+                if not group:
+                    break
+                rc, cmd, output, ptx, failing = self._compile(target, {name[v.id]: statement(v) for v in group}, tmp)
+                if rc == 0:
+                    for v in group:
+                        result[v.id] = asdict(self._classify(which, v, rc, cmd, output, _kernel_ptx(ptx, name[v.id])))
+                    group = []
+                    break
+                if not failing:
+                    break
+                singles += [v for v in group if name[v.id] in failing]
+                group = [v for v in group if name[v.id] not in failing]
+            for v in singles + group:
+                rc, cmd, output, ptx, _ = self._compile(target, {"v": statement(v)}, tmp)
+                result[v.id] = asdict(self._classify(which, v, rc, cmd, output, ptx))
+        return result
+
+    def _classify(self, which: str, v, rc: int, cmd: str, output: str, ptx: str) -> Step:
+        if rc != 0:
+            if which == "ptxw":
+                m = re.search(r'static assertion failed with "(ptxw: R\d+[^"]*)"', output)
+                if m:
+                    return Step("reject", cmd, m.group(1))
+                return Step("error: does not compile, without a ptxw message", cmd, output[-4000:])
+            if re.search(r'has no member|no instance of (overloaded )?function|is undefined', output):
+                return Step("no binding", cmd, output[-2000:])
+            return Step("reject (compile time)", cmd, output[-2000:])
+        stub = _UNSUPPORTED_STUB.search(ptx)
+        if stub:
+            return Step("reject (link time)", cmd, f"the PTX calls {stub.group(0)}, defined nowhere")
+        if _same_form(v.mnemonic) in _same_form(ptx):
+            return Step("accept", cmd, "")
+        return Step("error: compiled, but the PTX lacks " + v.mnemonic, cmd, ptx[-2000:])
+
+
+# Address arithmetic, constants and moves around an instruction: left out of the "key" opcodes the
+# report shows (the JSON keeps every opcode).
+_SUPPORT = {"S2R", "S2UR", "CS2R", "MOV", "UMOV", "IMAD", "HFMA2", "LEA", "ULEA", "IADD3", "UIADD3", "SHF", "USHF",
+            "LOP3", "ULOP3", "LDC", "ULDC", "LDCU", "R2UR", "SEL", "USEL", "ISETP", "UISETP", "PLOP3", "VOTEU", "VOTE"}
+
+
+def key_opcodes(ops) -> list:
+    return [op for op in dict.fromkeys(ops) if op.split(".")[0] not in _SUPPORT]
+
+
+def _same_form(ptx: str) -> str:
+    """.shared and .shared::cta are one state space (nvcc writes the short form for mbarrier.init)."""
+    return ptx.replace(".shared::cta", ".shared")
+
+
+def _opcodes(function) -> list:
+    if function is None:
+        return []
+    out = []
+    for ins in function.instructions:
+        text = re.sub(r"^@!?U?P\w+\s+", "", ins.text)
+        out.append(text.split()[0])
+    return out
+
+
+def _kernel_ptx(ptx: str, name: str) -> str:
+    start = ptx.find(f".entry {name}(")
+    if start < 0:
+        return ""
+    end = ptx.find(".entry ", start + 1)
+    return ptx[start:] if end < 0 else ptx[start:end]
+
+
+# ---- runtime results ---------------------------------------------------------------------------
+
+
+@dataclass
+class RuntimeResults:
+    source: str  # where they came from, for the report
+    results: dict  # "Suite.Name" -> "pass" | "fail" | "skip"
+
+    @classmethod
+    def from_xml(cls, path: Path, source: str):
+        """gtest's --gtest_output=xml; a gpu.txt beside it (run_on_gpu.sh writes one) names the GPU."""
+        try:
+            tree = ET.parse(path)
+        except (OSError, ET.ParseError) as e:
+            raise toolchain.ToolError(f"cannot read runtime results {path}: {e}") from None
+        gpu = path.with_name("gpu.txt")
+        if gpu.exists():
+            source += f" ({gpu.read_text().strip().splitlines()[0]})"
+        results = {}
+        for case in tree.iter("testcase"):
+            suite = case.get("classname", "").split("/")[-1]
+            full = f"{suite}.{case.get('name', '')}"
+            if case.find("failure") is not None or case.find("error") is not None:
+                results[full] = "fail"
+            elif case.get("result") == "skipped" or case.find("skipped") is not None:
+                results[full] = "skip"
+            else:
+                results[full] = "pass"
+        return cls(source, results)
+
+    def verdict(self, patterns) -> Step:
+        matched = {n: r for n, r in self.results.items() if any(_glob(p, n) for p in patterns)}
+        if not matched:
+            return Step("not run", "", f"no test of {self.source} matches {', '.join(patterns)}")
+        failed = sorted(n for n, r in matched.items() if r == "fail")
+        passed = sum(r == "pass" for r in matched.values())
+        if failed:
+            return Step("fail", self.source, "failed: " + ", ".join(failed))
+        if passed == 0:
+            return Step("skipped", self.source, f"{len(matched)} tests skipped")
+        return Step("pass", self.source, f"{passed} tests passed: " + ", ".join(sorted(matched)))
+
+
+def _glob(pattern: str, name: str) -> bool:
+    return re.fullmatch(".*?" + re.escape(pattern).replace(r"\*", ".*"), name) is not None
+
+
+def gpu_target():
+    """sm_XX of the GPU here, or None."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    out = subprocess.run([smi, "--query-gpu=compute_cap,name", "--format=csv,noheader"], capture_output=True, text=True)
+    if out.returncode != 0 or not out.stdout.strip():
+        return None
+    cap = out.stdout.split(",")[0].strip().replace(".", "")
+    return f"sm_{cap}a" if cap == "90" else f"sm_{cap}"
+
+
+def live_runtime(build_dir: Path, out_dir: Path):
+    binary = build_dir / RUNTIME_BINARY
+    target = gpu_target()
+    if target != RUNTIME_TARGET or not binary.exists():
+        return None
+    xml = out_dir / "runtime.xml"
+    subprocess.run([binary, f"--gtest_output=xml:{xml}"], capture_output=True)
+    name = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True)
+    return RuntimeResults.from_xml(xml, f"{binary} on {name.stdout.strip()}, {datetime.date.today()}")
+
+
+# ---- the grid ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Grid:
+    toolchains: list  # [{"root", "version", "ptx_isa", "cccl"}] or {"root", "error"}
+    targets: list
+    variants: list
+    cells: list
+    runtime_source: str
+    command: str
+    date: str
+    errors: list  # things asked for that could not be measured, in words
+
+
+def _cccl_version(tc: toolchain.Toolchain) -> str:
+    for candidate in (tc.root / "include" / "cccl" / "cuda" / "std" / "__cccl" / "version.h",
+                      tc.root / "targets" / "x86_64-linux" / "include" / "cccl" / "cuda" / "std" / "__cccl" / "version.h"):
+        if candidate.exists():
+            m = re.search(r"define CCCL_VERSION (\d+)", candidate.read_text())
+            if m:
+                v = int(m.group(1))
+                return f"{v // 1000000}.{v // 1000 % 1000}.{v % 1000}"
+    return "unknown"
+
+
+def select_variants(patterns) -> list:
+    """The variants whose id matches one of the shell patterns ('clc*', 'mbarrier.init'); all if none.
+    A pattern that matches nothing is an error: the user asked for something the grid does not have."""
+    if not patterns:
+        return list(variants.VARIANTS)
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(v.id, p) for v in variants.VARIANTS)]
+    if unmatched:
+        raise ValueError(f"no variant matches {', '.join(unmatched)} (ids: {', '.join(v.id for v in variants.VARIANTS)})")
+    return [v for v in variants.VARIANTS if any(fnmatch.fnmatchcase(v.id, p) for p in patterns)]
+
+
+def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResults, use_cache=True,
+            jobs=None, progress=None, command="", selected=None) -> Grid:
+    selected = selected or list(variants.VARIANTS)
+    errors, target_errors = [], []
+    valid_targets = []
+    for name in target_names:
+        try:
+            valid_targets.append(targets.parse(name).name)
+        except targets.UnknownTarget as e:
+            target_errors.append(str(e))  # said in the target's cells, or here if there are none
+    tcs, tc_info = [], []
+    for root in toolchain_roots:
+        try:
+            tc = toolchain.Toolchain(Path(root).resolve()).check()
+            info = {"root": str(tc.root), "version": tc.version, "ptx_isa": tc.ptx_isa, "cccl": _cccl_version(tc)}
+            tc.targets  # noqa: B018 -- ask now, so a broken ptxas is reported here
+            tcs.append(tc)
+            tc_info.append(info)
+        except toolchain.ToolError as e:
+            errors.append(f"toolchain {root}: {e}")
+            tc_info.append({"root": str(root), "error": str(e)})
+    cache = build_dir / "conformance" / "cache"
+    jobs = jobs or os.cpu_count() or 2
+    cells = []
+    total = len(tcs) * len(valid_targets) * len(selected)
+    done = 0
+
+    def group(tc, m, target):
+        ptxas = m.ptxas(target, list(selected))
+        gates = {w: m.gate(w, target, list(selected), ptxas) for w in ("ptxw", "cccl")}
+        return tc, target, ptxas, gates
+
+    futures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for tc in tcs:
+            try:
+                m = Measurer(tc, cache, use_cache)
+            except toolchain.ToolError as e:
+                errors.append(f"toolchain {tc.root}: {e}")
+                continue
+            for target in valid_targets:
+                if target not in tc.targets:
+                    for v in selected:
+                        cells.append(_absent(tc, target, v))
+                    done += len(selected)
+                    continue
+                futures.append(pool.submit(group, tc, m, target))
+        for f in concurrent.futures.as_completed(futures):
+            tc, target, ptxas, gates = f.result()
+            for v in selected:
+                cells.append(_cell(tc, target, v, ptxas[v.id], gates["ptxw"][v.id], gates["cccl"][v.id], runtime))
+            done += len(selected)
+            if progress:
+                progress(done, total, f"{tc.version} {target}")
+    if not tcs:
+        errors += target_errors
+    for name in target_names:
+        if name not in valid_targets:
+            for tc in tcs:
+                for v in selected:
+                    c = Cell(tc.version, name, v.id, v.family, problems=[f"unmeasured: unknown target '{name}'"])
+                    c.ptxas = Step("error: unknown target name")
+                    cells.append(c)
+    unmeasured = {}
+    for c in cells:
+        for p in c.problems:
+            if p.startswith("unmeasured: "):
+                unmeasured.setdefault((c.toolchain, c.target, p[len("unmeasured: "):]), []).append(c.variant)
+    for (tc, target, why), ids in unmeasured.items():
+        errors.append(f"{tc} {target}: {why} ({len(ids)} of {len(selected)} variants: "
+                      f"{', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})")
+    order = {t: i for i, t in enumerate(target_names)}
+    vorder = {v.id: i for i, v in enumerate(selected)}
+    cells.sort(key=lambda c: (c.toolchain, vorder.get(c.variant, 0), order.get(c.target, 0)))
+    return Grid(tc_info, list(target_names), [v.id for v in selected], cells,
+                runtime.source if runtime else "no hardware", command, datetime.date.today().isoformat(),
+                sorted(set(errors)))
+
+
+def _absent(tc, target, v) -> Cell:
+    c = Cell(tc.version, target, v.id, v.family)
+    c.ptxas = Step("target unknown to this ptxas", f"{tc.ptxas} --help", "not among the allowed --gpu-name values")
+    return c
+
+
+def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
+    c = Cell(tc.version, target, v.id, v.family)
+    c.ptxas = Step(**ptxas["step"])
+    c.sass = ptxas.get("sass", [])
+    c.ptxw = Step(**ptxw_step)
+    c.cccl = Step(**cccl_step)
+    accepted = c.ptxas.verdict == "accept"
+    for part in (c.ptxas, c.ptxw, c.cccl):
+        if part.verdict.startswith("error"):
+            c.problems.append(f"unmeasured: {part.verdict}")
+    if not c.ptxw.verdict.startswith("error") and (c.ptxw.verdict == "accept") != accepted:
+        c.problems.append("ptxw accepts what ptxas rejects" if not accepted else "ptxw rejects what ptxas accepts")
+    if c.cccl.verdict not in ("no binding",) and not c.cccl.verdict.startswith("error"):
+        if (c.cccl.verdict == "accept") != accepted:
+            c.problems.append("cccl accepts what ptxas rejects" if not accepted else
+                              f"cccl rejects what ptxas accepts ({c.cccl.verdict.split('(')[-1].rstrip(')')})")
+    if target == RUNTIME_TARGET and v.runtime and accepted:
+        c.runtime = runtime.verdict(v.runtime) if runtime else Step("no hardware")
+        if c.runtime.verdict == "fail":
+            c.problems.append("runtime: failed")
+    return c
+
+
+def to_json(grid: Grid) -> str:
+    def cell(c):
+        d = asdict(c)
+        d["disagrees"] = c.disagrees
+        return d
+
+    return json.dumps({**{k: v for k, v in asdict(grid).items() if k != "cells"},
+                       "cells": [cell(c) for c in grid.cells]}, indent=1)
