@@ -496,7 +496,8 @@ def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
         c.problems.append("ptxw accepts what ptxas rejects" if not accepted else "ptxw rejects what ptxas accepts")
     if c.cccl.verdict not in ("no binding",) and not c.cccl.verdict.startswith("error"):
         if (c.cccl.verdict == "accept") != accepted:
-            c.problems.append("cccl accepts what ptxas rejects" if not accepted else
+            c.problems.append("cccl accepts what ptxas rejects (it has no target gate here: the error comes from "
+                              "ptxas, or from the driver's JIT for a PTX-only build)" if not accepted else
                               f"cccl rejects what ptxas accepts ({c.cccl.verdict.split('(')[-1].rstrip(')')})")
     if target == RUNTIME_TARGET and v.runtime and accepted:
         c.runtime = runtime.verdict(v.runtime) if runtime else Step("no hardware")

@@ -4,8 +4,9 @@ conformance.to_json.)"""
 
 import html
 from collections import defaultdict
+from pathlib import Path
 
-from . import conformance
+from . import conformance, toolchain
 
 MARK = {"accept": "✓", "reject": "✗", "target unknown to this ptxas": "–"}
 
@@ -41,7 +42,9 @@ def _by(grid):
 def _toolchain_line(t) -> str:
     if "error" in t:
         return f"{t['root']}: NOT MEASURED ({t['error']})"
-    return f"CUDA {t['version']} (PTX ISA {t['ptx_isa']}, CCCL {t['cccl']}) at {t['root']}"
+    root = Path(t["root"])
+    shown = root.relative_to(toolchain.REPO) if root.is_relative_to(toolchain.REPO) else root
+    return f"CUDA {t['version']} (PTX ISA {t['ptx_isa']}, CCCL {t['cccl']}) at {shown}"
 
 
 def summary(grid) -> str:
@@ -64,15 +67,14 @@ def summary(grid) -> str:
         rows.append((tc, target, f"{s[0]}/{len(grid.variants)}", *map(str, s[1:])))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines += ["  ".join(x.ljust(w) if i < 2 else x.rjust(w) for i, (x, w) in enumerate(zip(r, widths))) for r in rows]
-    findings = [(c, [p for p in c.problems if not p.startswith("unmeasured")]) for c in grid.cells]
-    findings = [(c, ps) for c, ps in findings if ps]
-    if findings:
+    grouped = _findings(grid)
+    if grouped:
         lines.append("")
-        lines.append(f"{len(findings)} cells where a gate or a run disagrees:")
-        for c, ps in findings[:60]:
-            lines.append(f"  {c.toolchain} {c.target} {c.variant}: {'; '.join(ps)}")
-        if len(findings) > 60:
-            lines.append(f"  ... and {len(findings) - 60} more (see the JSON or HTML report)")
+        lines.append("where a gate or a run disagrees:")
+        for (tc, problem), per_variant in grouped.items():
+            targets = {t for ts in per_variant.values() for t in ts}
+            lines.append(f"  {tc}: {problem}: {len(per_variant)} variants on {_ranges(targets, grid.targets)} "
+                         f"({', '.join(list(per_variant)[:3])}{', ...' if len(per_variant) > 3 else ''})")
     if grid.errors:
         lines.append("")
         lines.append("could not be measured:")
@@ -96,59 +98,92 @@ def _changes(grid):
     return out
 
 
+def _verdict_mark(c) -> str:
+    """A Markdown grid cell: ptxas's verdict, then the gates only where they disagree with it."""
+    if c.ptxas is None or c.ptxas.verdict.startswith("error"):
+        return "⚠"
+    mark = MARK.get(c.ptxas.verdict, "⚠")
+    if mark == "–":
+        return mark
+    accepted = c.ptxas.verdict == "accept"
+    extra = [f"{name} {_gate(step)}" for name, step in (("ptxw", c.ptxw), ("cccl", c.cccl))
+             if step and _gate(step) not in ("n/a", "⚠") and (_gate(step) == "✓") != accepted]
+    if c.runtime:
+        extra.append(f"GPU {c.runtime.verdict}")
+    text = " ".join([mark, *extra])
+    return f"**{text}**" if any(p.startswith(("ptxw", "cccl", "runtime")) for p in c.problems) else text
+
+
+def _findings(grid) -> dict:
+    """{(toolchain, problem): {variant: {targets}}} for the disagreements (not the unmeasured cells)."""
+    grouped = defaultdict(lambda: defaultdict(set))
+    for c in grid.cells:
+        for p in c.problems:
+            if not p.startswith("unmeasured"):
+                grouped[(c.toolchain, p)][c.variant].add(c.target)
+    return grouped
+
+
+def _ranges(names, order) -> str:
+    """'sm_90, sm_90a, sm_100' from a set of targets, in grid order."""
+    return ", ".join(sorted(names, key=order.index))
+
+
 def markdown(grid) -> str:
-    out = [f"# ptxw conformance report", "",
+    out = ["# ptxw conformance report", "",
            f"Generated {grid.date} by `{grid.command}`.", ""]
     for t in grid.toolchains:
         out.append(f"- {_toolchain_line(t)}")
     out.append(f"- Runtime results: {grid.runtime_source}")
-    out += ["", "Each cell: what ptxas does with the instruction for the target (✓ accepted, with the SASS "
-            "opcodes it adds to an empty kernel; ✗ rejected; – the toolchain does not know the target), "
-            "then whether ptxw's and CCCL's gates agree (`ptxw ✓/✗`, `cccl ✓/✗/✗link/n/a`: accepted, rejected at "
-            "compile time, rejected only at link time through an undefined stub, no binding). **Bold** cells "
-            "disagree with ptxas. Every verdict's command and output are in the JSON.", ""]
+    out += ["", "Grid cells: ✓ ptxas accepts the instruction for the target, ✗ it rejects it, – the toolchain "
+            "does not know the target, ⚠ not measured. A gate is named only where it disagrees with ptxas "
+            "(**bold**): `ptxw ✗` rejects what ptxas accepts, `cccl ✗link` rejects it only at link time "
+            "(an undefined `__cuda_ptx_*_is_not_supported_*` stub), `cccl ✓` emits what ptxas rejects. `GPU pass`: "
+            "the runtime tests that run the form passed on the GPU named above. The SASS tables list the opcodes "
+            "each accepted form adds to an empty kernel; the JSON keeps every command and tool output, the "
+            "HTML report shows them per cell.", ""]
     by = _by(grid)
+    families = list(dict.fromkeys(c.family for c in grid.cells))
     for t in grid.toolchains:
         if "error" in t:
             continue
         tc = t["version"]
         out += [f"## CUDA {tc}", ""]
-        for family in dict.fromkeys(c.family for c in grid.cells):
-            out += [f"### {family}", ""]
-            out.append("| variant | " + " | ".join(grid.targets) + " |")
-            out.append("|---|" + "---|" * len(grid.targets))
-            for v in grid.variants:
-                row = by.get((tc, v), {})
-                if not row or next(iter(row.values())).family != family:
-                    continue
-                cells = []
-                for target in grid.targets:
-                    c = row.get(target)
-                    if c is None:
-                        cells.append("")
-                        continue
-                    text = _ptxas_text(c).replace("|", "\\|")
-                    if c.ptxw or c.cccl:
-                        text += f"<br>ptxw {_gate(c.ptxw)} · cccl {_gate(c.cccl)}"
-                    if c.runtime:
-                        text += f"<br>GPU: {c.runtime.verdict}"
-                    cells.append(f"**{text}**" if c.problems else text)
-                out.append(f"| `{v}` | " + " | ".join(cells) + " |")
+        for family in families:
+            rows = [(v, by[(tc, v)]) for v in grid.variants if (tc, v) in by and next(iter(by[(tc, v)].values())).family == family]
+            if not rows:
+                continue
+            out += [f"### {family}: accepted where", "", "| variant | " + " | ".join(grid.targets) + " |",
+                    "|---|" + "---|" * len(grid.targets)]
+            for v, row in rows:
+                out.append(f"| `{v}` | " + " | ".join(_verdict_mark(row[x]) if x in row else "" for x in grid.targets) + " |")
+            out += ["", f"### {family}: SASS", "", "| variant | opcodes: targets |", "|---|---|"]
+            for v, row in rows:
+                groups = defaultdict(set)
+                for target, c in row.items():
+                    if c.ptxas is not None and c.ptxas.verdict == "accept":
+                        groups[_ptxas_text(c)[2:]].add(target)
+                text = "<br>".join(f"{ops.replace('|', chr(92) + '|')}: {_ranges(ts, grid.targets)}" for ops, ts in groups.items())
+                out.append(f"| `{v}` | {text or 'accepted nowhere'} |")
             out.append("")
     changes = _changes(grid)
     if changes:
-        out += ["## Between toolchains", "", "Cells whose ptxas verdict, SASS or gates differ between toolchains.", "",
-                "| variant | target | " + " | ".join(t["version"] for t in grid.toolchains if "error" not in t) + " |",
-                "|---|---|" + "---|" * sum("error" not in t for t in grid.toolchains)]
+        names = [t["version"] for t in grid.toolchains if "error" not in t]
+        out += ["## Between toolchains", "", "Where the ptxas verdict, the SASS or a gate differs between toolchains "
+                "(cells with the same difference on several targets are merged).", "",
+                "| variant | targets | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+        merged = defaultdict(set)
         for variant, target, per_tc in changes:
-            out.append(f"| `{variant}` | {target} | " + " | ".join(
-                per_tc.get(t["version"], "").replace("|", "\\|") for t in grid.toolchains if "error" not in t) + " |")
+            merged[(variant, tuple(per_tc.get(n, "") for n in names))].add(target)
+        for (variant, texts), ts in merged.items():
+            out.append(f"| `{variant}` | {_ranges(ts, grid.targets)} | " + " | ".join(x.replace("|", "\\|") for x in texts) + " |")
         out.append("")
-    findings = [c for c in grid.cells if c.problems]
     out += ["## Findings", ""]
-    if findings:
-        for c in findings:
-            out.append(f"- CUDA {c.toolchain}, {c.target}, `{c.variant}`: {'; '.join(c.problems)}")
+    grouped = _findings(grid)
+    if grouped:
+        for (tc, problem), per_variant in grouped.items():
+            out.append(f"- CUDA {tc}: {problem}:")
+            out += [f"  - `{v}` on {_ranges(ts, grid.targets)}" for v, ts in per_variant.items()]
     else:
         out.append("None: every gate agrees with ptxas on every measured cell.")
     if grid.errors:
