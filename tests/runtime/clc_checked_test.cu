@@ -19,6 +19,20 @@ __device__ bool first_warp()
   return threadIdx.x < 32;
 }
 
+// A request by one elected lane of each warp for which `submits` holds -- in a conforming kernel,
+// the first warp. The kernels below differ in who calls it, and when.
+template <class Handle>
+__device__ void request_if(bool submits, Handle& h)
+{
+  if (submits)
+  {
+    if (ptxw::elected e = ptxw::elect_one())
+    {
+      h.request(e);
+    }
+  }
+}
+
 __device__ void spin_ns(unsigned long long ns)
 {
   const unsigned long long start = ptxw::checked::now_ns();
@@ -33,22 +47,10 @@ __global__ void request_after_failure(clc::context<> ctx)
   __shared__ clc::slot<clc::cta_t> slot;
   auto h = clc::open(slot, ctx);
   __syncthreads();
-  if (first_warp())
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e);
-    }
-  }
+  request_if(first_warp(), h);
   const bool canceled = h.wait().decode([](auto) {});
   __syncthreads();
-  if (!canceled && first_warp())
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e); // R1
-    }
-  }
+  request_if(!canceled && first_warp(), h); // R1
   (void) h.wait(); // checked mode answered the request with a failure: this completes
 }
 
@@ -58,13 +60,7 @@ __global__ void decode_failure(clc::context<> ctx, uint3* out)
   __shared__ clc::slot<clc::cta_t> slot;
   auto h = clc::open(slot, ctx);
   __syncthreads();
-  if (first_warp())
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e);
-    }
-  }
+  request_if(first_warp(), h);
   const auto r = h.wait();
   if (threadIdx.x == 0)
   {
@@ -78,10 +74,7 @@ __global__ void two_submitters(clc::context<> ctx)
   __shared__ clc::slot<clc::cta_t> slot;
   auto h = clc::open(slot, ctx);
   __syncthreads();
-  if (ptxw::elected e = ptxw::elect_one()) // one lane of every warp
-  {
-    h.request(e);
-  }
+  request_if(true, h); // one lane of every warp
   (void) h.wait();
 }
 
@@ -92,25 +85,13 @@ __global__ void request_while_reading(clc::context<> ctx)
   __shared__ clc::slot<clc::cta_t> slot;
   auto h = clc::open(slot, ctx);
   __syncthreads();
-  if (first_warp())
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e);
-    }
-  }
+  request_if(first_warp(), h);
   if (!first_warp())
   {
     spin_ns(2000000);
   }
   (void) h.wait();
-  if (first_warp()) // R4: missing __syncthreads() before this
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e);
-    }
-  }
+  request_if(first_warp(), h); // R4: missing __syncthreads() before this
   (void) h.wait();
 }
 
@@ -121,13 +102,7 @@ __global__ void unarmed_cta(clc::context<> ctx)
   auto h = clc::open(slot, ctx);
   ptxw::ptx::barrier_cluster_arrive();
   ptxw::ptx::barrier_cluster_wait();
-  if (first_warp() && ptxw::ptx::get_sreg_cluster_ctarank() == 0) // R5: rank 1 never calls request
-  {
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      h.request(e);
-    }
-  }
+  request_if(first_warp() && ptxw::ptx::get_sreg_cluster_ctarank() == 0, h); // R5: rank 1 never calls request
   (void) h.wait();
   ptxw::ptx::barrier_cluster_arrive(); // no CTA leaves while the other may still touch its slot
   ptxw::ptx::barrier_cluster_wait();
@@ -142,13 +117,7 @@ __global__ void stale_phase(clc::context<> ctx)
   for (int round = 0; round < 3; ++round)
   {
     __syncthreads();
-    if (first_warp())
-    {
-      if (ptxw::elected e = ptxw::elect_one())
-      {
-        h.request(e);
-      }
-    }
+    request_if(first_warp(), h);
     if (!lazy || round == 2)
     {
       (void) h.wait(); // R6 for the lazy thread in round 2

@@ -89,9 +89,7 @@ def check(sources, target_name, checks: Path, out: Path, cuda_root=None, require
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else list(argv)
-    nvcc_flags = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    argv, nvcc_flags = compile_.split_nvcc_flags(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(prog="ptxw check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Arguments after -- go to nvcc.")
     p.add_argument("sources", nargs="+", type=Path)

@@ -42,20 +42,26 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
     out.with_name(out.name + ".sass").write_text(sass.format_listing(functions, header))
 
 
+def split_nvcc_flags(argv):
+    """(own arguments, nvcc flags): what follows `--` goes to nvcc."""
+    argv = list(argv)
+    if "--" not in argv:
+        return argv, []
+    i = argv.index("--")
+    return argv[:i], argv[i + 1:]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="ptxw compile", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source", type=Path)
     p.add_argument("--target", required=True, help="sm_90a, sm_100f, ...")
     p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
     p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    nvcc_flags = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    argv, nvcc_flags = split_nvcc_flags(sys.argv[1:] if argv is None else argv)
     p.epilog = "Arguments after -- go to nvcc."
     a = p.parse_args(argv)
-    a.nvcc_flags = nvcc_flags
     try:
-        compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root), a.nvcc_flags)
+        compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root), nvcc_flags)
     except (toolchain.ToolError, targets.UnknownTarget) as e:
         sys.stderr.write(f"ptxw-compile: {e}\n")
         return 1

@@ -9,6 +9,8 @@
 
 #include <ptxw/work_stealing.h>
 
+#include "Inputs/reference.h"
+
 namespace ptx = cuda::ptx;
 
 extern "C" __global__ void ptxw_for_each_block(float* data, int n, float alpha,
@@ -23,28 +25,11 @@ extern "C" __global__ void ptxw_for_each_block(float* data, int n, float alpha,
   });
 }
 
-// What ptxw::clc::slot<cta_t> holds, in plain types.
-struct clc_storage
-{
-  uint4 result;
-  uint64_t bar;
-  uint32_t started;
-};
-
 // The first warp of the block, in a function of its own as in ptxw (inlined alike, the leader
 // test's operands keep the same order).
 __device__ inline bool first_warp()
 {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-}
-
-__device__ inline bool elect_sync()
-{
-  uint32_t won;
-  asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(won)
-               : "r"(__activemask()));
-  return won != 0;
 }
 
 extern "C" __global__ void ref_for_each_block(float* data, int n, float alpha,
@@ -63,7 +48,7 @@ extern "C" __global__ void ref_for_each_block(float* data, int n, float alpha,
     __syncthreads();
     if (first_warp())
     {
-      if (elect_sync())
+      if (ref_elect_one())
       {
         ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);
         ptx::clusterlaunchcontrol_try_cancel(&slot.result, &slot.bar);

@@ -23,17 +23,12 @@
 
 #include <ptxw/clc.h>
 
+#include "Inputs/reference.h"
+
 #include <cooperative_groups.h>
 
 namespace cg  = cooperative_groups;
 namespace ptx = cuda::ptx;
-
-// The guide's prologue ("device function not shown").
-__device__ float scalar;
-__device__ inline float compute_scalar()
-{
-  return scalar;
-}
 
 extern "C" __global__ void __cluster_dims__(2, 1, 1)
   ptxw_guide_clusters(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
@@ -68,24 +63,6 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
   }
 }
 
-// The shared memory of the twin: what ptxw::clc::slot<cluster_t> holds, in plain types.
-struct clc_storage
-{
-  uint4 result; // Request result.
-  uint64_t bar; // Synchronization barrier.
-  uint32_t started; // (used by ptxw's emulation only)
-};
-
-// elect.sync over the lanes active at the call (CCCL 3.0.1 has no binding for it).
-__device__ inline bool elect_sync()
-{
-  uint32_t won;
-  asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(won)
-               : "r"(__activemask()));
-  return won != 0;
-}
-
 extern "C" __global__ void __cluster_dims__(2, 1, 1)
   ref_guide_clusters(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
@@ -116,7 +93,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
 
     if (threadIdx.x < 32)
     {
-      if (elect_sync())
+      if (ref_elect_one())
       {
         // Cancellation request by a single cluster thread:
         if (cg::cluster_group::block_rank() == 0)

@@ -20,17 +20,12 @@
 
 #include <ptxw/clc.h>
 
+#include "Inputs/reference.h"
+
 #include <cooperative_groups.h>
 
 namespace cg  = cooperative_groups;
 namespace ptx = cuda::ptx;
-
-// The guide's prologue ("device function not shown").
-__device__ float scalar;
-__device__ inline float compute_scalar()
-{
-  return scalar;
-}
 
 extern "C" __global__ void ptxw_guide_thread_blocks(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
@@ -64,24 +59,6 @@ extern "C" __global__ void ptxw_guide_thread_blocks(float* data, int n, ptxw::cl
   }
 }
 
-// The shared memory of the twin: what ptxw::clc::slot<cta_t> holds, in plain types.
-struct clc_storage
-{
-  uint4 result; // Request result.
-  uint64_t bar; // Synchronization barrier.
-  uint32_t started; // (used by ptxw's emulation only)
-};
-
-// elect.sync over the lanes active at the call (CCCL 3.0.1 has no binding for it).
-__device__ inline bool elect_sync()
-{
-  uint32_t won;
-  asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(won)
-               : "r"(__activemask()));
-  return won != 0;
-}
-
 extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   (void) ctx;
@@ -111,7 +88,7 @@ extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc
     // Cancellation request:
     if (threadIdx.x < 32)
     {
-      if (elect_sync())
+      if (ref_elect_one())
       {
         // Acquire write of result in the async proxy:
         ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);

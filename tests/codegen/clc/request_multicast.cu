@@ -9,17 +9,9 @@
 
 #include <ptxw/clc.h>
 
-namespace ptx = cuda::ptx;
+#include "Inputs/reference.h"
 
-// What ptxw::elect_one() is: elect.sync over the lanes active at the call (CCCL 3.0.1 has no binding).
-__device__ inline bool ref_elect_one()
-{
-  uint32_t won;
-  asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-               : "=r"(won)
-               : "r"(__activemask()));
-  return won != 0;
-}
+namespace ptx = cuda::ptx;
 
 extern "C" __global__ void __cluster_dims__(2, 1, 1) ptxw_request_multicast(ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {

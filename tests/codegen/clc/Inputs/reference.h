@@ -1,0 +1,31 @@
+// What the reference twins of tests/codegen/clc share: the plain-PTX pieces a ptxw kernel gets from
+// ptxw (elect_one, the slot's storage) and the programming guide's prologue. Not a test (lit skips Inputs/).
+#pragma once
+
+#include <cstdint>
+
+// elect.sync over the lanes active at the call (CCCL 3.0.1 has no binding for it).
+__device__ inline bool ref_elect_one()
+{
+  uint32_t won;
+  asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+               : "=r"(won)
+               : "r"(__activemask()));
+  return won != 0;
+}
+
+// The shared memory of a twin: what ptxw::clc::slot holds, in plain types. With the result and its
+// barrier in one struct, as in the slot, ptxas addresses and schedules both kernels alike.
+struct clc_storage
+{
+  uint4 result; // Request result.
+  uint64_t bar; // Synchronization barrier.
+  uint32_t started; // (used by ptxw's emulation only)
+};
+
+// The guide's prologue ("device function not shown").
+__device__ float scalar;
+__device__ inline float compute_scalar()
+{
+  return scalar;
+}
