@@ -1,11 +1,12 @@
-// Benchmark: what a cluster launch control request costs through ptxw on this GPU, with checked
-// mode off and on, next to a plain launch of the same blocks (one block per index, no stealing).
+// Benchmark: what a cluster launch control request costs through ptxw on this GPU -- with Hopper's
+// fast backend (counter_t, a persistent launch) and the faithful emulation (emulated_t, every block
+// launched), each with checked mode off and on -- next to a plain launch of the same blocks (one
+// block per index, no stealing).
 //
 // Every variant runs the same block indices, each adding its x to one sum (checked against
-// n(n-1)/2, so a variant that skipped or repeated an index is reported, not timed). ns per index
-// is the median kernel time over the indices. With work stealing every index costs one request
-// (the request that produced it, or the CTA's own launch plus its final failing request), so the
-// difference between the rows is the cost of a request and of its checks.
+// n(n-1)/2, so a variant that skipped or repeated an index is reported, not timed), with no work
+// of its own: ns per index is the median kernel time over the indices, the price of scheduling
+// one block index.
 //
 //   build/benchmarks/ptxw_bench_clc_request [reps]
 #include <cuda_runtime.h>
@@ -13,8 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-float time_steal_all_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
-float time_steal_all_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+float time_counter_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+float time_counter_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+float time_emulated_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+float time_emulated_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
 
 namespace {
 
@@ -85,8 +88,8 @@ int main(int argc, char** argv)
     return 2;
   }
   std::printf("%s, %d SMs; median of %d launches; ns per block index\n", prop.name, prop.multiProcessorCount, reps);
-  std::printf("%10s %8s %10s %12s %12s %18s %18s\n", "indices", "threads", "plain", "unchecked", "checked",
-              "unchecked/plain", "checked/unchecked");
+  std::printf("%10s %8s %8s %10s %10s %10s %10s %14s %14s\n", "indices", "threads", "plain", "counter", "counter+chk",
+              "emulated", "emul.+chk", "emulated/cntr", "checked/unchk");
   unsigned long long* sum = nullptr;
   cudaMalloc(&sum, sizeof(*sum));
   bool ok = true;
@@ -96,13 +99,18 @@ int main(int argc, char** argv)
     {
       const float plain_ms = time_plain(blocks, threads, reps, sum);
       ok &= check("plain", blocks, sum);
-      const float unchecked_ms = time_steal_all_unchecked(blocks, threads, reps, sum);
-      ok &= check("unchecked", blocks, sum);
-      const float checked_ms = time_steal_all_checked(blocks, threads, reps, sum);
-      ok &= check("checked", blocks, sum);
+      const float counter_ms = time_counter_unchecked(blocks, threads, reps, sum);
+      ok &= check("counter_t", blocks, sum);
+      const float counter_checked_ms = time_counter_checked(blocks, threads, reps, sum);
+      ok &= check("counter_t, checked", blocks, sum);
+      const float emulated_ms = time_emulated_unchecked(blocks, threads, reps, sum);
+      ok &= check("emulated_t", blocks, sum);
+      const float emulated_checked_ms = time_emulated_checked(blocks, threads, reps, sum);
+      ok &= check("emulated_t, checked", blocks, sum);
       const double scale = 1e6 / blocks;
-      std::printf("%10u %8u %10.2f %12.2f %12.2f %18.2f %18.2f\n", blocks, threads, plain_ms * scale,
-                  unchecked_ms * scale, checked_ms * scale, unchecked_ms / plain_ms, checked_ms / unchecked_ms);
+      std::printf("%10u %8u %8.2f %10.2f %10.2f %10.2f %10.2f %14.2f %14.2f\n", blocks, threads, plain_ms * scale,
+                  counter_ms * scale, counter_checked_ms * scale, emulated_ms * scale, emulated_checked_ms * scale,
+                  emulated_ms / counter_ms, emulated_checked_ms / emulated_ms);
     }
   }
   const cudaError_t err = cudaDeviceSynchronize();

@@ -17,7 +17,8 @@ namespace {
 
 // Every block index adds its x to its CTA's sum; the sums keep the loop from being optimised away
 // and let the caller check that every index ran once.
-__global__ void steal_all(unsigned long long* sum, ptxw::clc::context<> ctx)
+template <class Backend>
+__global__ void steal_all(unsigned long long* sum, ptxw::clc::context<Backend> ctx)
 {
   unsigned long long mine = 0;
   ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
@@ -30,19 +31,21 @@ __global__ void steal_all(unsigned long long* sum, ptxw::clc::context<> ctx)
 }
 
 // Median time of `reps` launches over `blocks` block indices, in ms; *sum: the last launch's sum.
+// The faithful emulation launches every block; counter_t a persistent grid (scheduler::prepare).
+template <class Backend>
 inline float time_steal_all(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
-  ptxw::clc::emulator emulator(blocks);
+  ptxw::clc::scheduler scheduler(blocks);
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   std::vector<float> ms;
   for (int rep = -2; rep < reps; ++rep) // two warm-up launches
   {
-    const auto ctx = emulator.prepare(dim3(blocks));
+    const auto l = scheduler.prepare(steal_all<Backend>, dim3(blocks), dim3(threads));
     cudaMemset(sum, 0, sizeof(*sum));
     cudaEventRecord(start);
-    steal_all<<<blocks, threads>>>(sum, ctx);
+    steal_all<Backend><<<l.grid, threads>>>(sum, l.ctx);
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float t = 0;

@@ -53,6 +53,26 @@ __device__ inline ::cuda::std::uint64_t timeout_ns(const sink* s)
   return s ? s->timeout_ns : PTXW_CHECKED_TIMEOUT_NS;
 }
 
+// Polls done() until it returns true (then true) or the sink's timeout passed (then false). The
+// clock is read every 64 polls: reading %globaltimer on every poll slows the spin.
+template <class Done>
+__device__ bool bounded_spin(const sink* s, Done&& done)
+{
+  if (done())
+  {
+    return true;
+  }
+  const ::cuda::std::uint64_t start = now_ns();
+  for (unsigned tries = 1; !done(); ++tries)
+  {
+    if (tries % 64 == 0 && now_ns() - start > timeout_ns(s))
+    {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Record a diagnostic. Without a sink: print it and trap, the only report left.
 __device__ inline void report(const sink* s, unsigned rule, ::cuda::std::uint32_t address,
                               ::cuda::std::uint32_t phase, ::cuda::std::uint32_t detail = 0)

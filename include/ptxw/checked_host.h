@@ -9,25 +9,15 @@
 #pragma once
 
 #include <ptxw/checked.h>
-
-#include <cuda_runtime.h>
+#include <ptxw/detail/host.h>
 
 #include <cstdint>
-#include <stdexcept>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 PTXW_NAMESPACE_BEGIN
 namespace checked {
-namespace host_detail {
-inline void ok(cudaError_t err, const char* what)
-{
-  if (err != cudaSuccess)
-  {
-    throw std::runtime_error(std::string("ptxw: ") + what + ": " + cudaGetErrorString(err));
-  }
-}
-} // namespace host_detail
 
 // What each rule id means, for reports (docs/rules.md has the full text).
 inline const char* rule_name(unsigned rule)
@@ -48,6 +38,10 @@ inline const char* rule_name(unsigned rule)
       return "R6 wait on the wrong phase, or one that never completes";
     case 11:
       return "R11 count out of the PTX range";
+    case 13:
+      return "R13 the grid has more dimensions than for_each_canceled_block's Rank";
+    case 14:
+      return "R14 the launch is not the prepared grid or a prefix of it";
     default:
       return "unknown rule";
   }
@@ -70,49 +64,43 @@ inline std::string describe(const diagnostic& d)
 // Owns a device buffer of diagnostics and the sink that points at it.
 class diagnostics
 {
-  diagnostic* records_ = nullptr;
-  std::uint32_t* count_ = nullptr;
-  sink* sink_ = nullptr;
   std::uint32_t capacity_;
+  detail::device_array<diagnostic> records_;
+  detail::device_array<std::uint32_t> count_;
+  detail::device_array<sink> sink_;
 
 public:
-  // timeout_ns: how long a checked wait may take before it is reported. trap: trap after recording
-  // (the kernel then fails with cudaErrorIllegalInstruction and the context is lost).
-  explicit diagnostics(std::uint32_t capacity = 256, std::uint64_t timeout_ns = 1000000000ull, bool trap = false)
+  // timeout_ns: how long a checked wait may take before it is reported (default: the device
+  // default, PTXW_CHECKED_TIMEOUT_NS). trap: trap after recording (the kernel then fails with
+  // cudaErrorIllegalInstruction and the context is lost).
+  explicit diagnostics(std::uint32_t capacity = 256, std::uint64_t timeout_ns = PTXW_CHECKED_TIMEOUT_NS,
+                       bool trap = false)
       : capacity_(capacity)
+      , records_(capacity, "allocating diagnostics")
+      , count_(1, "allocating diagnostics")
+      , sink_(1, "allocating diagnostics")
   {
-    host_detail::ok(cudaMalloc(&records_, sizeof(diagnostic) * capacity), "allocating diagnostics");
-    host_detail::ok(cudaMalloc(&count_, sizeof(std::uint32_t)), "allocating diagnostics");
-    host_detail::ok(cudaMalloc(&sink_, sizeof(sink)), "allocating diagnostics");
-    const sink s{records_, count_, capacity, trap ? 1u : 0u, timeout_ns};
-    host_detail::ok(cudaMemcpy(sink_, &s, sizeof s, cudaMemcpyHostToDevice), "initialising diagnostics");
+    const sink s{records_.get(), count_.get(), capacity, trap ? 1u : 0u, timeout_ns};
+    detail::cuda_check(cudaMemcpy(sink_.get(), &s, sizeof s, cudaMemcpyHostToDevice), "initialising diagnostics");
     clear();
-  }
-  diagnostics(const diagnostics&)            = delete;
-  diagnostics& operator=(const diagnostics&) = delete;
-  ~diagnostics()
-  {
-    cudaFree(sink_);
-    cudaFree(count_);
-    cudaFree(records_);
   }
 
   const sink* device_sink() const noexcept
   {
-    return sink_;
+    return sink_.get();
   }
 
   void clear(cudaStream_t stream = 0)
   {
-    host_detail::ok(cudaMemsetAsync(count_, 0, sizeof(std::uint32_t), stream), "clearing diagnostics");
-    host_detail::ok(cudaStreamSynchronize(stream), "clearing diagnostics");
+    detail::cuda_check(cudaMemsetAsync(count_.get(), 0, sizeof(std::uint32_t), stream), "clearing diagnostics");
+    detail::cuda_check(cudaStreamSynchronize(stream), "clearing diagnostics");
   }
 
   // Reports made since the last clear(), including those beyond the buffer's capacity.
   std::uint32_t count() const
   {
     std::uint32_t n = 0;
-    host_detail::ok(cudaMemcpy(&n, count_, sizeof n, cudaMemcpyDeviceToHost), "reading diagnostics");
+    detail::cuda_check(cudaMemcpy(&n, count_.get(), sizeof n, cudaMemcpyDeviceToHost), "reading diagnostics");
     return n;
   }
 
@@ -123,8 +111,8 @@ public:
     std::vector<diagnostic> out(n);
     if (n != 0)
     {
-      host_detail::ok(cudaMemcpy(out.data(), records_, sizeof(diagnostic) * n, cudaMemcpyDeviceToHost),
-                      "reading diagnostics");
+      detail::cuda_check(cudaMemcpy(out.data(), records_.get(), sizeof(diagnostic) * n, cudaMemcpyDeviceToHost),
+                         "reading diagnostics");
     }
     return out;
   }

@@ -1,67 +1,140 @@
-// ptxw/clc_host.h: the host side of cluster launch control -- the emulation's global state.
+// ptxw/clc_host.h: the host side of cluster launch control -- what a launch of a work-stealing
+// kernel needs beyond its arguments.
 //
-//   ptxw::clc::emulator emu(grid_clusters);               // once: device memory for the grid
-//   auto ctx = emu.prepare(grid, cluster_dims, stream);   // before each launch
-//   kernel<<<grid, block, 0, stream>>>(..., ctx);
+//   ptxw::clc::scheduler sched;                                   // once: a little device memory
+//   auto l = sched.prepare(scale, dim3(blocks), dim3(256));       // before each launch
+//   scale<<<l.grid, 256>>>(v, n, a, l.ctx);
 //
-// On Blackwell the hardware backend ignores the emulation state; the same host code works there.
-// One emulator serves one launch at a time: prepare() resets its cursor on `stream`, so launches
-// that may overlap need an emulator each. CUDA errors and bad arguments throw
+// prepare(kernel, grid, block, ...) says which CTAs to launch: the whole grid where the kernel runs
+// hardware cluster launch control (sm_100 and newer) or the faithful emulation, and on Hopper's
+// counter_t the prefix of the grid that fits on the GPU at once, so that the canceled blocks are
+// never launched (as on hardware). prepare(grid, ...) makes the context for a launch of the whole
+// grid, which every backend handles (counter_t then runs one block per CTA).
+//
+// One scheduler serves one launch at a time: prepare() resets its state on `stream`, so launches
+// that may overlap need a scheduler each. CUDA errors and bad arguments throw
 // std::runtime_error("ptxw: ...").
 #pragma once
 
 #include <ptxw/checked_host.h>
 #include <ptxw/clc.h>
-
-#include <cuda_runtime.h>
+#include <ptxw/detail/host.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {
-class emulator
+// What to launch: kernel<<<grid, block, smem, stream>>>(..., ctx), in clusters if prepared so.
+template <class Backend>
+struct launch
 {
-  std::uint32_t* claimed_        = nullptr;
-  uint4* responses_              = nullptr;
-  unsigned long long* cursor_    = nullptr;
-  std::size_t capacity_          = 0;
-  std::uint32_t epoch_           = 0;
-  std::uint32_t spurious_        = 0;
+  dim3 grid;
+  context<Backend> ctx;
+};
+
+namespace detail {
+template <class T>
+struct context_backend
+{
+  using type = void;
+};
+template <class B>
+struct context_backend<context<B>>
+{
+  using type = B;
+};
+
+// The backend of the ptxw::clc::context among a kernel's parameters (`contexts` of them).
+template <class... Args>
+struct kernel_backend
+{
+  static constexpr int contexts = 0;
+  using type                    = void;
+};
+template <class A, class... Rest>
+struct kernel_backend<A, Rest...>
+{
+  using here                    = typename context_backend<::ptxw::detail::remove_cvref_t<A>>::type;
+  static constexpr int contexts = (::ptxw::detail::is_same_v<here, void> ? 0 : 1) + kernel_backend<Rest...>::contexts;
+  using type = typename ::ptxw::detail::conditional<::ptxw::detail::is_same_v<here, void>,
+                                                    typename kernel_backend<Rest...>::type, here>::type;
+};
+
+// The largest prefix box (see is_prefix_box) of `grid` with at most `budget` elements.
+inline uint3 prefix_box(uint3 grid, unsigned long long budget)
+{
+  const unsigned long long plane = static_cast<unsigned long long>(grid.x) * grid.y;
+  if (budget >= volume(grid))
+  {
+    return grid;
+  }
+  if (budget >= plane)
+  {
+    return {grid.x, grid.y, static_cast<unsigned>(budget / plane)};
+  }
+  if (budget >= grid.x)
+  {
+    return {grid.x, static_cast<unsigned>(budget / grid.x), 1u};
+  }
+  return {static_cast<unsigned>(budget), 1u, 1u};
+}
+} // namespace detail
+
+class scheduler
+{
+  std::size_t capacity_;
+  ::ptxw::detail::device_array<unsigned long long> counters_; // [0] the cursor, [1] injected failures
+  ::ptxw::detail::device_array<std::uint32_t> claimed_;
+  ::ptxw::detail::device_array<uint4> responses_;
+  std::uint32_t epoch_    = 0;
+  std::uint32_t spurious_ = 0;
   std::uint32_t seed_;
 
-public:
-  // Room for grids of up to max_clusters clusters (blocks, for launches without clusters): 20
-  // bytes of device memory per cluster.
-  explicit emulator(std::size_t max_clusters, std::uint32_t seed = 0x9e3779b9u)
-      : capacity_(max_clusters)
-      , seed_(seed)
+  static uint3 units(dim3 grid, dim3 cluster)
   {
-    if (max_clusters == 0 || max_clusters > 0xfffffffeull)
+    if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0
+        || grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
     {
-      throw std::runtime_error("ptxw: emulator capacity must be between 1 and 2^32 - 2 clusters");
+      throw std::runtime_error("ptxw: the grid is not a whole, non-empty number of clusters");
     }
-    using checked::host_detail::ok;
-    ok(cudaMalloc(&claimed_, sizeof(std::uint32_t) * max_clusters), "allocating the emulation's claims");
-    ok(cudaMalloc(&responses_, sizeof(uint4) * max_clusters), "allocating the emulation's responses");
-    ok(cudaMalloc(&cursor_, sizeof(unsigned long long)), "allocating the emulation's cursor");
-    ok(cudaMemset(claimed_, 0, sizeof(std::uint32_t) * max_clusters), "clearing the emulation's claims");
-  }
-  emulator(const emulator&)            = delete;
-  emulator& operator=(const emulator&) = delete;
-  ~emulator()
-  {
-    cudaFree(cursor_);
-    cudaFree(responses_);
-    cudaFree(claimed_);
+    const uint3 u{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z};
+    if (grid.y > 0xffffu || grid.z > 0xffffu || detail::volume({grid.x, grid.y, grid.z}) > 0xffffffffull)
+    {
+      throw std::runtime_error("ptxw: a grid of " + std::to_string(detail::volume({grid.x, grid.y, grid.z}))
+                               + " blocks is more than cluster launch control's responses can name here "
+                                 "(y and z below 65536, at most 2^32 - 1 blocks)");
+    }
+    return u;
   }
 
-  // Fault injection: each request fails with probability p (0 <= p <= 1) although blocks remain,
-  // as when a higher-priority kernel takes the GPU. The blocks it would have taken still run, for
-  // themselves.
+public:
+  // emulation_capacity: the most clusters (blocks, for launches without clusters) a launch on
+  // emulated_t may have -- 20 bytes of device memory each; counter_t and the hardware need none.
+  explicit scheduler(std::size_t emulation_capacity = 0, std::uint32_t seed = 0x9e3779b9u)
+      : capacity_(emulation_capacity)
+      , counters_(2, "allocating the scheduler's counters")
+      , claimed_(emulation_capacity, "allocating the emulation's claims")
+      , responses_(emulation_capacity, "allocating the emulation's responses")
+      , seed_(seed)
+  {
+    if (emulation_capacity > 0xfffffffeull)
+    {
+      throw std::runtime_error("ptxw: emulation capacity must be at most 2^32 - 2 clusters");
+    }
+    ::ptxw::detail::cuda_check(cudaMemset(counters_.get(), 0, 2 * sizeof(unsigned long long)), "clearing the counters");
+    if (capacity_ != 0)
+    {
+      ::ptxw::detail::cuda_check(cudaMemset(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_),
+                                 "clearing the emulation's claims");
+    }
+  }
+
+  // Fault injection for emulated_t: each request fails with probability p (0 <= p <= 1) although
+  // blocks remain, as when a higher-priority kernel takes the GPU. The blocks it would have taken
+  // still run, for themselves.
   void set_spurious_failure_rate(double p)
   {
     if (!(p >= 0.0 && p <= 1.0))
@@ -71,37 +144,117 @@ public:
     spurious_ = p >= 1.0 ? 0xffffffffu : static_cast<std::uint32_t>(std::ldexp(p, 32));
   }
 
-  // Before each launch of `grid` blocks in clusters of `cluster` blocks: a fresh epoch (no claim of
-  // an earlier launch counts) and a zero cursor, ordered on `stream`. `sink`: where checked mode
-  // reports (ptxw::checked::diagnostics::device_sink()), or null.
+  // Spurious failures injected in the launch prepared last (synchronous: after it finished).
+  unsigned long long injected_failures() const
+  {
+    unsigned long long n = 0;
+    ::ptxw::detail::cuda_check(cudaMemcpy(&n, counters_.get() + 1, sizeof n, cudaMemcpyDeviceToHost),
+                               "reading injected failures");
+    return n;
+  }
+
+  // Before each launch of the whole `grid`, in clusters of `cluster`: a fresh cursor (and, for
+  // emulated_t, a fresh epoch: no claim of an earlier launch counts), ordered on `stream`.
+  // `sink`: where checked mode reports (ptxw::checked::diagnostics::device_sink()), or null.
   template <class Backend = automatic_t>
   context<Backend> prepare(dim3 grid, dim3 cluster = dim3(1, 1, 1), cudaStream_t stream = 0,
                            const checked::sink* sink = nullptr)
   {
-    if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || grid.x % cluster.x || grid.y % cluster.y
-        || grid.z % cluster.z)
-    {
-      throw std::runtime_error("ptxw: the grid is not a whole number of clusters");
-    }
-    const unsigned long long clusters = static_cast<unsigned long long>(grid.x / cluster.x) * (grid.y / cluster.y)
-                                      * (grid.z / cluster.z);
-    if (clusters == 0 || clusters > capacity_)
-    {
-      throw std::runtime_error("ptxw: the launch has " + std::to_string(clusters) + " clusters; this emulator holds "
-                               + std::to_string(capacity_));
-    }
-    using checked::host_detail::ok;
-    if (++epoch_ == 0)
-    {
-      ok(cudaMemsetAsync(claimed_, 0, sizeof(std::uint32_t) * capacity_, stream), "clearing the emulation's claims");
-      epoch_ = 1;
-    }
-    ok(cudaMemsetAsync(cursor_, 0, sizeof(unsigned long long), stream), "resetting the emulation's cursor");
+    const uint3 u = units(grid, cluster);
+    ::ptxw::detail::cuda_check(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(unsigned long long), stream),
+                               "resetting the scheduler's counters");
     context<Backend> ctx{};
-    ctx.emulation = detail::emulation_state{
-      claimed_, responses_, cursor_, epoch_, static_cast<std::uint32_t>(clusters), spurious_, seed_};
     ctx.sink = sink;
+    if constexpr (::ptxw::detail::is_same_v<Backend, emulated_t>)
+    {
+      if (detail::volume(u) > capacity_)
+      {
+        throw std::runtime_error("ptxw: the launch has " + std::to_string(detail::volume(u))
+                                 + " clusters; this scheduler's emulation holds " + std::to_string(capacity_));
+      }
+      if (++epoch_ == 0)
+      {
+        ::ptxw::detail::cuda_check(cudaMemsetAsync(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_, stream),
+                                   "clearing the emulation's claims");
+        epoch_ = 1;
+      }
+      ctx.state = {claimed_.get(), responses_.get(), counters_.get(), counters_.get() + 1,
+                   {grid.x, grid.y, grid.z}, {cluster.x, cluster.y, cluster.z}, epoch_, spurious_, seed_};
+    }
+    else if constexpr (!::ptxw::detail::is_same_v<Backend, hardware_t>)
+    {
+      ctx.state = {counters_.get(), {grid.x, grid.y, grid.z}, {cluster.x, cluster.y, cluster.z},
+                   detail::make_fast_divisor(u.x), detail::make_fast_divisor(u.x * u.y)};
+    }
     return ctx;
+  }
+
+  // As above, and which CTAs to launch: for counter_t (automatic_t on a GPU below sm_100) the
+  // prefix of the grid that fits on the GPU at once for this kernel, block size and dynamic shared
+  // memory; the whole grid for the others.
+  template <class... Args>
+  auto prepare(void (*kernel)(Args...), dim3 grid, dim3 block, std::size_t smem = 0, dim3 cluster = dim3(1, 1, 1),
+               cudaStream_t stream = 0, const checked::sink* sink = nullptr)
+    -> launch<typename detail::kernel_backend<Args...>::type>
+  {
+    static_assert(detail::kernel_backend<Args...>::contexts == 1,
+                  "ptxw: prepare(kernel, ...) takes a kernel with exactly one ptxw::clc::context parameter");
+    using Backend = typename detail::kernel_backend<Args...>::type;
+    launch<Backend> l{grid, prepare<Backend>(grid, cluster, stream, sink)};
+    bool persistent = ::ptxw::detail::is_same_v<Backend, counter_t>;
+    if constexpr (::ptxw::detail::is_same_v<Backend, automatic_t>)
+    {
+      cudaFuncAttributes attributes{};
+      ::ptxw::detail::cuda_check(cudaFuncGetAttributes(&attributes, kernel), "reading the kernel's attributes");
+      persistent = attributes.binaryVersion < 100; // the cubin that runs has no cluster launch control
+    }
+    if (persistent)
+    {
+      const uint3 u  = units(grid, cluster);
+      const uint3 fit = detail::prefix_box(u, resident_units(kernel, block, smem, cluster));
+      l.grid          = dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
+    }
+    return l;
+  }
+
+private:
+  // CTAs (or clusters) of this kernel the GPU holds at once.
+  template <class... Args>
+  static unsigned long long resident_units(void (*kernel)(Args...), dim3 block, std::size_t smem, dim3 cluster)
+  {
+    const unsigned threads = block.x * block.y * block.z;
+    int n                  = 0;
+    if (cluster.x * cluster.y * cluster.z == 1)
+    {
+      int device = 0, sms = 0;
+      ::ptxw::detail::cuda_check(cudaGetDevice(&device), "reading the device");
+      ::ptxw::detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                                 "reading the SM count");
+      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, static_cast<int>(threads), smem),
+                                 "reading the kernel's occupancy");
+      n *= sms;
+    }
+    else
+    {
+      cudaLaunchConfig_t config{};
+      config.gridDim          = cluster;
+      config.blockDim         = block;
+      config.dynamicSmemBytes = smem;
+      cudaLaunchAttribute attribute{};
+      attribute.id               = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = cluster.x;
+      attribute.val.clusterDim.y = cluster.y;
+      attribute.val.clusterDim.z = cluster.z;
+      config.attrs               = &attribute;
+      config.numAttrs            = 1;
+      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveClusters(&n, kernel, &config), "reading the kernel's cluster occupancy");
+    }
+    if (n <= 0)
+    {
+      throw std::runtime_error("ptxw: the kernel cannot run with " + std::to_string(threads) + " threads per block and "
+                               + std::to_string(smem) + " bytes of dynamic shared memory per block");
+    }
+    return static_cast<unsigned long long>(n);
   }
 };
 

@@ -2,10 +2,12 @@
 //
 // A uniform instruction such as clusterlaunchcontrol.try_cancel, issued by code that several lanes
 // may reach, compiles to a loop that issues it once per active lane (ELECT ... BRA.U.ANY in SASS):
-// several requests where one was meant. Behind elect.sync, ptxas emits it exactly once. The cluster
-// launch control request takes a ptxw::elected, so the one-submitter rule is in its signature:
+// several requests where one was meant. Behind elect.sync, ptxas emits it exactly once:
 //
-//   if (ptxw::elected e = ptxw::elect_one()) clc.request(e);
+//   if (ptxw::elected e = ptxw::elect_one()) bar.arrive();
+//
+// One lane per warp is not one thread per CTA: the cluster launch control request takes the CTA's
+// submitter, handle::elect() (ptxw/clc.h), built on this.
 #pragma once
 
 #include <ptxw/target.h>
@@ -16,11 +18,23 @@ class elected
 {
   bool won_;
 
-  __device__ explicit elected(bool won) noexcept
+  struct by_elect_sync
+  {};
+  __device__ elected(by_elect_sync, bool won) noexcept
       : won_(won)
   {}
 
 public:
+  // Only elect() makes one: a bool would let every lane that holds `true` act as the one.
+  template <class T>
+  __device__ elected(T)
+      : won_(false)
+  {
+    static_assert(detail::dependent_false<T>, "ptxw: R3 one submitter: a ptxw::elected comes only from "
+                                              "ptxw::elect_one() (elect.sync picks one lane); it cannot be made "
+                                              "from a bool");
+  }
+
   // elect.sync _|p, membermask;  // PTX ISA 80, SM_90. membermask: the lanes active at the call,
   // so it may be called from one warp or from one thread; ptxas folds the mask into ELECT.
   template <class Dep = void>
@@ -35,7 +49,7 @@ public:
                    : "=r"(won)
                    : "r"(__activemask()));
     }
-    return elected(won != 0);
+    return elected(by_elect_sync{}, won != 0);
   }
 
   // True on the one lane elect.sync chose.

@@ -86,6 +86,17 @@ inline constexpr bool is_same_v<T, T> = true;
 template <class T, class... Ts>
 inline constexpr bool is_one_of = (is_same_v<T, Ts> || ...);
 
+template <bool B, class T, class F>
+struct conditional
+{
+  using type = T;
+};
+template <class T, class F>
+struct conditional<false, T, F>
+{
+  using type = F;
+};
+
 template <class T>
 struct remove_cvref
 {

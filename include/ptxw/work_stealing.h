@@ -2,21 +2,33 @@
 //
 //   __global__ void scale(float* v, int n, float a, ptxw::clc::context<> ctx)
 //   {
-//     const float alpha = prologue(a);                       // once per CTA, not per block index
-//     ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
-//       int i = block.x * blockDim.x + threadIdx.x;
-//       if (i < n) v[i] *= alpha;
-//     });
+//     float alpha;
+//     ptxw::for_each_canceled_block<1>(
+//       ctx, [&] { alpha = expensive_setup(a); },          // prologue: once per CTA that runs
+//       [&](dim3 block) {                                   // this CTA's block, then every block it cancels
+//         int i = block.x * blockDim.x + threadIdx.x;
+//         if (i < n) v[i] *= alpha;
+//       });
 //   }
 //
 // The callback runs with this CTA's own blockIdx first, then with the index of every block this CTA
 // canceled, until a request fails. Every block index of the grid is passed to exactly one callback
-// invocation of one CTA; blocks canceled by others never start. All threads of the CTA (for the
-// cluster form: of every CTA of the cluster) call it exactly once, from converged code.
+// invocation of one CTA; blocks canceled by others never start, and neither does their prologue:
+// a CTA the faithful emulation launched although another CTA had canceled it returns before the
+// prologue, as it never started on hardware. All threads of the CTA (for the cluster form: of every
+// CTA of the cluster) call it exactly once, from converged code.
+//
+// The request for the next block is made before the callback runs, so its latency hides behind the
+// work on every backend (counter_t consumes its atomic's result only after the callback).
+//
+// Rank is the grid's rank (1, 2 or 3): dimensions beyond it are 0, as in blockIdx, and the response
+// words of those dimensions are not decoded. A grid of higher rank (R13) is reported in checked
+// mode, which then passes whole indices so that nothing is lost; unchecked, those dimensions drop.
 //
 // Unlike cuda::for_each_canceled_block (CCCL 3.0.1): dimensions beyond Rank are 0, as in blockIdx
-// (CCCL pads them with 1, NVIDIA/cccl #8386); one barrier per block index instead of two; a cluster
-// form with multicast responses; and Hopper runs it too, through the emulation.
+// (CCCL pads them with 1, NVIDIA/cccl #8386); one barrier per block index instead of two; a
+// prologue that canceled CTAs skip; a cluster form with multicast responses; and Hopper runs it
+// fast (counter_t) or faithfully (emulated_t).
 #pragma once
 
 #include <ptxw/clc.h>
@@ -25,55 +37,88 @@ PTXW_NAMESPACE_BEGIN
 namespace detail {
 
 template <int Rank>
-__device__ dim3 block_of_rank(uint3 b)
+__device__ dim3 block_of_rank(uint3 b, bool whole)
 {
   static_assert(Rank >= 1 && Rank <= 3, "ptxw: R10 qualifiers: the block rank is 1, 2 or 3");
-  return dim3(b.x, Rank > 1 ? b.y : 0u, Rank > 2 ? b.z : 0u);
+  return whole ? dim3(b.x, b.y, b.z) : dim3(b.x, Rank > 1 ? b.y : 0u, Rank > 2 ? b.z : 0u);
 }
 
-__device__ inline bool in_first_warp()
+// R13, once per launch: false if the grid has more dimensions than Rank (after a report).
+template <int Rank, class Backend>
+__device__ bool rank_covers_grid(const clc::context<Backend>& ctx)
 {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-}
-
-template <int Rank, class Cast, class Backend, class F>
-__device__ void for_each_canceled(clc::slot<Cast>& slot, const clc::context<Backend>& ctx, F& f)
-{
-  auto clc = clc::open(slot, ctx);
-  if (!clc.started())
+#if PTXW_CHECKED
+  const dim3 grid = ctx.grid();
+  const bool ok   = (Rank > 1 || grid.y == 1) && (Rank > 2 || grid.z == 1);
+  if (!ok && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 && threadIdx.y == 0
+      && threadIdx.z == 0)
   {
+    checked::report(ctx.sink, 13, 0, 0, grid.z > 1 ? 3u : 2u);
+  }
+  return ok;
+#else
+  (void) ctx;
+  return true;
+#endif
+}
+
+template <int Rank, class Cast, class Backend, class Prologue, class F>
+__device__ void for_each_canceled(clc::slot<Cast>& slot, const clc::context<Backend>& ctx, Prologue& prologue, F& f)
+{
+  using impl = clc::detail::backend<clc::detail::resolve_t<Backend>>;
+  if constexpr (is_same_v<clc::detail::resolve_t<Backend>, clc::counter_t>)
+  {
+    // counter_t's own loop: one barrier per block, no mbarrier, no phase (ptxw/clc/counter.h).
+    if constexpr (impl::template check_target<Cast>())
+    {
+      const bool whole = !rank_covers_grid<Rank>(ctx);
+      impl backend;
+      backend.start(slot.storage_, ctx.state, ctx.sink);
+      backend.for_each(slot.storage_, ctx.state, prologue, [&](uint3 block) {
+        f(block_of_rank<Rank>(block, whole));
+      });
+    }
     return;
   }
-  uint3 block = blockIdx;
-  while (true)
+  auto clc = clc::open(slot, ctx);
+  if constexpr (impl::template supported<Cast>)
   {
-    // Every thread read the last response (R4) and the barrier's init is visible (R7); for
-    // clusters also: every CTA of the cluster is running (R8).
-    if constexpr (is_same_v<Cast, clc::cluster_t>)
+    const bool whole = !rank_covers_grid<Rank>(ctx);
+    if (!clc.started())
     {
-      ptx::barrier_cluster_arrive();
-      ptx::barrier_cluster_wait();
+      return;
     }
-    else
+    prologue();
+    uint3 block = blockIdx;
+    while (true)
     {
-      __syncthreads();
-    }
-    if (in_first_warp())
-    {
-      if (elected e = elect_one())
+      // Every thread read the last response (R4) and the barrier's init is visible (R7); for
+      // clusters also: every CTA of the cluster is running (R8).
+      if constexpr (is_same_v<Cast, clc::cluster_t>)
       {
-        clc.request(e);
+        ptx::barrier_cluster_arrive();
+        ptx::barrier_cluster_wait();
       }
-    }
-    f(block_of_rank<Rank>(block));
-    if (!clc.wait().decode([&](auto canceled) {
-          block = canceled.ctaid();
-        }))
-    {
-      break;
+      else
+      {
+        __syncthreads();
+      }
+      clc.request(clc.elect());
+      f(block_of_rank<Rank>(block, whole));
+      if (!clc.wait().decode([&](auto canceled) {
+            block = canceled.ctaid();
+          }))
+      {
+        break;
+      }
     }
   }
 }
+
+struct no_prologue
+{
+  __device__ void operator()() const {}
+};
 
 } // namespace detail
 
@@ -83,16 +128,35 @@ template <int Rank = 3, class Backend, class F>
 __device__ void for_each_canceled_block(const clc::context<Backend>& ctx, F&& f)
 {
   __shared__ clc::slot<clc::cta_t> slot;
-  detail::for_each_canceled<Rank>(slot, ctx, f);
+  detail::no_prologue none;
+  detail::for_each_canceled<Rank>(slot, ctx, none, f);
 }
 
-// The same for cluster launches: one request per cluster, the response multicast to every CTA, and
+// The same, with prologue() run once per CTA that runs, before its first block: the per-CTA set-up
+// that work stealing amortises over many blocks (shared-memory tables, constants). Canceled CTAs
+// never run it.
+template <int Rank = 3, class Backend, class Prologue, class F>
+__device__ void for_each_canceled_block(const clc::context<Backend>& ctx, Prologue&& prologue, F&& f)
+{
+  __shared__ clc::slot<clc::cta_t> slot;
+  detail::for_each_canceled<Rank>(slot, ctx, prologue, f);
+}
+
+// The same for cluster launches: one request per cluster, the response delivered to every CTA, and
 // f(dim3 block) with this CTA's block of each canceled cluster.
 template <int Rank = 3, class Backend, class F>
 __device__ void for_each_canceled_cluster(const clc::context<Backend>& ctx, F&& f)
 {
   __shared__ clc::slot<clc::cluster_t> slot;
-  detail::for_each_canceled<Rank>(slot, ctx, f);
+  detail::no_prologue none;
+  detail::for_each_canceled<Rank>(slot, ctx, none, f);
+}
+
+template <int Rank = 3, class Backend, class Prologue, class F>
+__device__ void for_each_canceled_cluster(const clc::context<Backend>& ctx, Prologue&& prologue, F&& f)
+{
+  __shared__ clc::slot<clc::cluster_t> slot;
+  detail::for_each_canceled<Rank>(slot, ctx, prologue, f);
 }
 
 PTXW_NAMESPACE_END

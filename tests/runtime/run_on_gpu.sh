@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What needs a GPU, in one go: the runtime suite, compute-sanitizer (memcheck, racecheck, synccheck)
-# on the conforming cluster launch control tests, and the benchmarks. Logs go to OUT_DIR; the
-# summary lines to stdout.
+# on conforming cluster launch control tests of both Hopper backends, and the benchmarks. Logs and
+# results go to OUT_DIR; the summary lines to stdout.
 #
-#   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR
+#   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR [--no-benchmarks]
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
+benchmarks=${3:-}
 mkdir -p "$out"
 tests=$build/tests/runtime/ptxw_runtime_tests
 
@@ -17,12 +18,22 @@ echo "runtime suite: exit $?"
 grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/runtime.log"
 
 # Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
-conforming='*ClcCoverage*CtaSingleBlock:*ClcCoverage*Cta1D_4K_Fail10:*ClcCoverage*ClusterSingle:*ClcCoverage*Cluster4_1D_4K_Fail10'
+conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
 for tool in memcheck racecheck synccheck; do
   PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
     "$tests" --gtest_filter="$conforming" > "$out/sanitizer-$tool.log" 2>&1
   echo "compute-sanitizer $tool: exit $?"
-  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]' "$out/sanitizer-$tool.log"
+  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]|^\[==========\] [0-9]+ tests' "$out/sanitizer-$tool.log"
 done
 
-"$build/benchmarks/ptxw_bench_clc_request" 11 | tee "$out/bench-clc-request.txt"
+[ "$benchmarks" = "--no-benchmarks" ] && exit 0
+"$build/benchmarks/ptxw_bench_clc_request" 11 > "$out/bench-clc-request.txt" 2>&1
+echo "clc request benchmark: exit $?"
+# The scheduling benchmark: 128-thread blocks (all workloads, with timelines), then 256-thread
+# blocks, where a cluster launch holds as many CTAs as a plain one (the cluster-form comparison).
+mkdir -p "$out/sched128" "$out/sched256"
+"$build/benchmarks/ptxw_bench_scheduling" --out "$out/sched128" > "$out/sched128/log.txt" 2>&1
+echo "scheduling benchmark (128 threads): exit $?"
+"$build/benchmarks/ptxw_bench_scheduling" --threads 256 --no-timelines --out "$out/sched256" > "$out/sched256/log.txt" 2>&1
+echo "scheduling benchmark (256 threads): exit $?"
+gzip -9f "$out/sched128/timelines.txt"

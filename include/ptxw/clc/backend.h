@@ -1,0 +1,155 @@
+// ptxw/clc/backend.h: what every cluster launch control backend is made of, and the steps they share.
+//
+// A backend B (ptxw/clc/hardware.h, emulated.h, counter.h) is one specialisation of
+// ptxw::clc::detail::backend<B>, held by each thread's handle, with:
+//   state                      what the host prepares for a launch (a member of ptxw::clc::context<B>)
+//   supported<Cast>            whether B runs on this target; check_target<Cast>() static_asserts it (R9)
+//   arrivals_per_phase         the count the slot's barrier is initialised with
+//   start(slot, state, sink)   collective, once per CTA: does this CTA run (or was it canceled)?
+//   request(slot, state, submit, fail)
+//                              the submitter's warp; where `submit` (the CTA's submitter): ask for the
+//                              next block (fail: checked mode wants a failure response instead)
+//   receive(slot, state, ph, out, wait)
+//                              every reader: wait(bar, ph) for the phase, read the response once
+//   canceled(r), first(r)      decode a response
+// Adding a backend is one new file with one specialisation, and a tag in ptxw/clc/slot.h.
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/clc/geometry.h>
+#include <ptxw/clc/slot.h>
+#include <ptxw/detail/isa/mapa.h>
+#include <ptxw/fence.h>
+#include <ptxw/units.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/cp_async_bulk.h>
+#endif
+
+PTXW_NAMESPACE_BEGIN
+namespace clc::detail {
+template <class Backend>
+struct backend;
+
+template <class Cast>
+inline constexpr bool is_cluster = ::ptxw::detail::is_same_v<Cast, cluster_t>;
+
+// The state a context carries for Backend: automatic_t prepares counter_t's, which the hardware ignores.
+template <class Backend>
+struct state_backend
+{
+  using type = Backend;
+};
+template <>
+struct state_backend<automatic_t>
+{
+  using type = counter_t;
+};
+
+// The CTAs a response goes to: this one, or every CTA of the cluster.
+template <class Cast>
+__device__ unsigned destinations()
+{
+  return is_cluster<Cast> ? cluster_size<Cast>() : 1u;
+}
+
+template <class Cast>
+__device__ unsigned destination_rank(unsigned i)
+{
+  return is_cluster<Cast> ? i : cluster_rank<Cast>();
+}
+
+// The same object in the shared memory of the cluster's CTA `rank` (a generic address).
+template <class T>
+__device__ T* in_cta(T* p, unsigned rank)
+{
+  return static_cast<T*>(__cluster_map_shared_rank(static_cast<void*>(p), rank));
+}
+
+// R5: the submitting thread of each receiving CTA arms its barrier for the 16 response bytes.
+template <class Cast>
+__device__ void arm(slot_storage<Cast>& s)
+{
+  s.bar.arrive_expect_tx(ptx::sem_relaxed, typename decltype(s.bar)::scope_type{}, tx_bytes{16});
+}
+
+// The 16 bytes of a failed response, in global memory for the bulk copy.
+static __device__ const uint4 failure_in_global = {0u, 0u, 0u, 0u};
+
+// Puts the 16 bytes at `src` (global memory) into the slot of every receiving CTA through the async
+// proxy: one bulk copy per CTA, into its shared memory, completing the 16 bytes its barrier expects.
+template <class Cast>
+__device__ void bulk_deliver(slot_storage<Cast>& s, const uint4* src)
+{
+  for (unsigned i = 0; i < destinations<Cast>(); ++i)
+  {
+    const unsigned rank = destination_rank<Cast>(i);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, in_cta(&s.response, rank), src, 16u,
+                       in_cta(s.bar.native_handle(), rank));
+  }
+}
+
+// Checked mode's answer to a request it refuses (R1, R4), for the backends whose response the
+// async proxy delivers: a failure response in every receiving CTA, completing the 16 bytes each
+// armed for, as a failed try_cancel would.
+template <class Cast>
+__device__ void deliver_failure(slot_storage<Cast>& s)
+{
+#if PTXW_CHECKED
+  bulk_deliver(s, &failure_in_global);
+#else
+  (void) s;
+#endif
+}
+
+// For backends whose response the async proxy writes: wait for the phase, read the 16 bytes once,
+// and release the slot to the async proxy before the response is used (R4).
+template <class Cast, class Wait>
+__device__ bool receive_async(slot_storage<Cast>& s, phase& ph, uint4& out, Wait& wait)
+{
+  if (!wait(s.bar, ph))
+  {
+    return false;
+  }
+  out = s.response;
+  ::ptxw::fence_after_slot_read();
+  return true;
+}
+
+// Decoding for the backends that write the hardware's encoding themselves (ptxw/clc/geometry.h).
+struct software_decode
+{
+  static __device__ bool canceled(uint4 r)
+  {
+    return response_canceled(r);
+  }
+  static __device__ uint3 first(uint4 r)
+  {
+    return response_first(r);
+  }
+};
+
+// R9 for the software backends: sm_90 for mbarrier transaction counts and clusters.
+template <class Cast>
+inline constexpr bool software_supported = ::ptxw::detail::supports<90, 800, Cast>;
+
+template <class Cast>
+__host__ __device__ constexpr bool check_software_target()
+{
+  constexpr bool ok = software_supported<Cast>;
+  static_assert(ok, "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs "
+                    "sm_90 or newer");
+  return ok;
+}
+
+// Whether a launch of `launched` units covers a prefix of a grid of `grid` units in x-fastest
+// order -- a box whose every dimension but the last used one is the grid's -- so that the own
+// indices of the launched units are exactly the first volume(launched) of the grid.
+__host__ __device__ constexpr bool is_prefix_box(uint3 launched, uint3 grid)
+{
+  return launched.x <= grid.x && launched.y <= grid.y && launched.z <= grid.z
+      && (launched.y == 1 || launched.x == grid.x) && (launched.z == 1 || (launched.x == grid.x && launched.y == grid.y));
+}
+
+} // namespace clc::detail
+PTXW_NAMESPACE_END

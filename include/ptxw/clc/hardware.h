@@ -1,0 +1,107 @@
+// ptxw/clc/hardware.h: the hardware backend -- clusterlaunchcontrol.try_cancel on sm_100 and newer.
+//
+// A request is one try_cancel (SASS: UGETNEXTWORKID.SELFCAST; the multicast form for cluster_t,
+// UGETNEXTWORKID.BROADCAST), issued asynchronously before the work it overlaps: the GPU writes the
+// 16-byte response into the slot through the async proxy and completes 16 transaction bytes on the
+// slot's barrier, which the requesting CTA (every CTA, for cluster_t) armed with expect_tx (R5).
+#pragma once
+
+#include <ptxw/clc/backend.h>
+#include <ptxw/detail/isa/clc.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/clusterlaunchcontrol.h>
+#endif
+
+PTXW_NAMESPACE_BEGIN
+namespace clc::detail {
+template <>
+struct backend<hardware_t>
+{
+  struct state
+  {}; // the GPU schedules: nothing to prepare (an automatic_t context carries counter_t's, unused here)
+
+  // R9: try_cancel from sm_100 on; the multicast form only on arch- or family-specific targets.
+  template <class Cast>
+  static constexpr bool supported = ::ptxw::detail::supports<100, 860, Cast>
+                                 && (!::ptxw::detail::is_same_v<Cast, cluster_t> || !target::device_pass
+                                     || target::family_specific);
+
+  // One arrival completes a phase, with the 16 transaction bytes it expects (R5).
+  static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
+
+  template <class Cast>
+  __host__ __device__ static constexpr bool check_target()
+  {
+    constexpr bool sm100 = ::ptxw::detail::supports<100, 860, Cast>;
+    static_assert(sm100, "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use "
+                         "ptxw::clc::context<ptxw::clc::automatic_t> (the default: counter_t there) or <emulated_t>");
+    constexpr bool multicast_ok = !::ptxw::detail::is_same_v<Cast, cluster_t> || !target::device_pass
+                               || target::family_specific;
+    static_assert(!sm100 || multicast_ok,
+                  "ptxw: R9 target: clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or "
+                  "family-specific target (sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, sm_121a, ...): ptxas rejects "
+                  "it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::counter_t>. "
+                  "(nvcc 13's -arch=sm_100a also compiles plain compute_100 PTX: use -gencode "
+                  "arch=compute_100a,code=sm_100a, or CMake CUDA_ARCHITECTURES 100a)");
+    return supported<Cast>;
+  }
+
+  // Every launched CTA runs: the GPU never starts a canceled one.
+  template <class Cast, class State>
+  static __device__ bool start(slot_storage<Cast>&, const State&, const checked::sink*)
+  {
+    return true;
+  }
+
+  // The CTA-cast requester, or cluster rank 0, orders the previous reads before the write (R4) and
+  // submits; every CTA arms its own barrier for the 16 bytes it receives (R5).
+  template <class Cast, class State>
+  __device__ void request(slot_storage<Cast>& s, const State&, bool submit, bool fail)
+  {
+    if (!submit)
+    {
+      return;
+    }
+    if (!is_cluster<Cast> || cluster_rank<Cast>() == 0)
+    {
+      ::ptxw::fence_before_slot_write();
+      if (fail)
+      {
+        deliver_failure(s);
+      }
+      else if constexpr (is_cluster<Cast>)
+      {
+        ::ptxw::detail::isa::try_cancel_multicast(::ptxw::detail::isa::smem_addr(&s.response), s.bar.smem_addr());
+      }
+      else
+      {
+        ptx::clusterlaunchcontrol_try_cancel(&s.response, s.bar.native_handle());
+      }
+    }
+    arm(s);
+  }
+
+  template <class Cast, class State, class Wait>
+  __device__ bool receive(slot_storage<Cast>& s, const State&, phase& ph, uint4& out, Wait&& wait)
+  {
+    return receive_async(s, ph, out, wait);
+  }
+
+  // clusterlaunchcontrol.query_cancel.is_canceled.pred.b128
+  static __device__ bool canceled(uint4 r)
+  {
+    return ptx::clusterlaunchcontrol_query_cancel_is_canceled(r);
+  }
+
+  // clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128
+  static __device__ uint3 first(uint4 r)
+  {
+    return {ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<::cuda::std::uint32_t>(r),
+            ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_y<::cuda::std::uint32_t>(r),
+            ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_z<::cuda::std::uint32_t>(r)};
+  }
+};
+
+} // namespace clc::detail
+PTXW_NAMESPACE_END
