@@ -92,6 +92,17 @@ class CompareTest(unittest.TestCase):
         fs = [_f("ptxw_a", "FFMA R1, R2.reuse, R3, R4"), _f("ref_a", "FFMA R1, R2, R3, R4")]
         self.assertEqual(sass.compare_pairs(fs), (1, []))
 
+    def _lop3_pair(self, lut):
+        defs = ("MOV R2, 0x1", "MOV R3, 0x2", "MOV R5, 0x4")
+        return [_f("ptxw_a", *defs, f"LOP3.LUT R4, R2, R3, R5, {lut}, !PT"),
+                _f("ref_a", *defs, f"LOP3.LUT R4, R5, R3, R2, {lut}, !PT")]
+
+    def test_symmetric_lop3_sources_are_unordered(self):
+        self.assertEqual(sass.compare_pairs(self._lop3_pair("0xfe")), (1, []))  # a|b|c
+
+    def test_asymmetric_lop3_sources_keep_their_order(self):
+        self.assertEqual(len(sass.compare_pairs(self._lop3_pair("0xfc"))[1]), 1)  # a|b: c is ignored
+
     def test_missing_reference_is_an_error(self):
         with self.assertRaisesRegex(sass.SassError, "no reference function 'ref_b'"):
             sass.compare_pairs([_f("ptxw_b", "EXIT"), _f("ref_a", "EXIT")])

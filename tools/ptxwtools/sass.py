@@ -100,10 +100,28 @@ def parse_listing(text: str) -> list:
     return functions
 
 
+def _symmetric_lut(lut: int) -> bool:
+    """Whether a LOP3 truth table (bit a*4 + b*2 + c) ignores the order of its inputs."""
+    return all(((lut >> i) & 1) == ((lut >> j) & 1) for i in range(8) for j in range(8)
+               if bin(i).count("1") == bin(j).count("1"))
+
+
+def _sort_symmetric_sources(text: str) -> str:
+    """LOP3.LUT with a symmetric table (OR, AND, XOR, majority of three): its three sources in a
+    fixed order, since the allocator's order of them carries no meaning."""
+    if not text.startswith("LOP3.LUT "):
+        return text
+    ops = [o.strip() for o in text[len("LOP3.LUT "):].split(",")]
+    if len(ops) < 5 or not re.fullmatch(r"0x[0-9a-f]+", ops[-2]) or not _symmetric_lut(int(ops[-2], 16)):
+        return text
+    return "LOP3.LUT " + ", ".join(ops[:-5] + sorted(ops[-5:-2]) + ops[-2:])
+
+
 def normalise(instructions: list) -> list:
     """Instruction texts with register numbers renamed in order of first use, per register file
-    (R, UR, P, UP, B), and reuse flags dropped. Two functions normalise equal when they run the
-    same instructions on the same data flow, whatever registers the allocator picked."""
+    (R, UR, P, UP, B), reuse flags dropped and the sources of symmetric LOP3s ordered. Two functions
+    normalise equal when they run the same instructions on the same data flow, whatever registers
+    the allocator picked."""
     names = {}
 
     def rename(m):
@@ -112,7 +130,7 @@ def normalise(instructions: list) -> list:
             names[key] = sum(1 for k in names if k[0] == m.group(1))
         return f"{m.group(1)}%{names[key]}"
 
-    return [_REGISTER.sub(rename, i.text.replace(".reuse", "")) for i in instructions]
+    return [_sort_symmetric_sources(_REGISTER.sub(rename, i.text.replace(".reuse", ""))) for i in instructions]
 
 
 @dataclass
