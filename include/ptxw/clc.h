@@ -96,12 +96,24 @@ class submitter
   template <class C, class B>
   friend class handle;
 
-  __device__ submitter(bool first_warp, bool won) noexcept
+  struct by_election
+  {};
+  __device__ submitter(by_election, bool first_warp, bool won) noexcept
       : first_warp_(first_warp)
       , won_(won)
   {}
 
 public:
+  // Only handle::elect() makes one: a bool would let every thread that holds `true` submit.
+  template <class T>
+  __device__ submitter(T)
+      : first_warp_(false)
+      , won_(false)
+  {
+    static_assert(::ptxw::detail::dependent_false<T>, "ptxw: R3 one submitter: a ptxw::clc::submitter comes only "
+                                                      "from handle.elect(), one lane of the CTA's first warp");
+  }
+
   __device__ explicit operator bool() const noexcept
   {
     return won_;
@@ -370,7 +382,7 @@ public:
   __device__ submitter elect() const
   {
     const bool first_warp = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-    return submitter(first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+    return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
   }
 
   // Requests the next block, from the submitter elect() made -- after a barrier that follows the

@@ -34,6 +34,13 @@ public:
                                               "ptxw::elect_one() (elect.sync picks one lane); it cannot be made "
                                               "from a bool");
   }
+  template <class Dep = void>
+  __device__ elected()
+      : won_(false)
+  {
+    static_assert(detail::dependent_false<Dep>, "ptxw: R3 one submitter: a ptxw::elected comes only from "
+                                                "ptxw::elect_one() (elect.sync picks one lane)");
+  }
 
   // elect.sync _|p, membermask;  // PTX ISA 80, SM_90. membermask: the lanes active at the call,
   // so it may be called from one warp or from one thread; ptxas folds the mask into ELECT.

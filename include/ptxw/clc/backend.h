@@ -28,8 +28,21 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
+// What a name that is no backend gets (after context's R10 error): nothing runs, nothing else fails.
 template <class Backend>
-struct backend;
+struct backend
+{
+  struct state
+  {};
+  static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
+  template <class Cast>
+  static constexpr bool supported = false;
+  template <class Cast>
+  __host__ __device__ static constexpr bool check_target()
+  {
+    return false;
+  }
+};
 
 template <class Cast>
 inline constexpr bool is_cluster = ::ptxw::detail::is_same_v<Cast, cluster_t>;

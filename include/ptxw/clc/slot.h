@@ -88,10 +88,10 @@ template <class Cast>
 struct slot_storage
 {
   alignas(16) uint4 response; // written by the backend (for hardware_t and emulated_t: the async proxy)
-  uint4 second_response; // counter_t's for_each loop: the other of two alternating response buffers
   barrier_for<Cast> bar; // completes when the response has landed
   ::cuda::std::uint32_t started; // emulated_t: this CTA's cluster ran for itself
   batch_state batch; // counter_t, through the typed API (whose submitting lane may change)
+  alignas(16) uint4 second_response; // counter_t's for_each loop: the other of two alternating buffers
 #if PTXW_CHECKED
   books checks;
 #endif

@@ -11,7 +11,7 @@
 
 #include <ptxw/clc.h>
 
-extern "C" __global__ void checked_wait(unsigned* out, ptxw::clc::context<> ctx)
+extern "C" __global__ void checked_wait(unsigned* out, ptxw::clc::context<ptxw::clc::emulated_t> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
@@ -20,7 +20,7 @@ extern "C" __global__ void checked_wait(unsigned* out, ptxw::clc::context<> ctx)
     return;
   }
   __syncthreads();
-  clc.wait().decode([&](auto block) { *out = block.x(); });
+  (void) clc.wait().decode([&](auto block) { *out = block.x(); });
 }
 
 // Checked: a first try_wait, then a loop that reads %globaltimer against the sink's timeout; the

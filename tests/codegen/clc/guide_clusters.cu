@@ -44,13 +44,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
   while (true)
   {
     cg::cluster_group::sync();
-    if (threadIdx.x < 32)
-    {
-      if (ptxw::elected e = ptxw::elect_one())
-      {
-        clc.request(e);
-      }
-    }
+    clc.request(clc.elect()); // one lane of the first warp
     int i = bx * blockDim.x + threadIdx.x;
     if (i < n)
     {
@@ -91,7 +85,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
     // (also ensure all thread blocks have started at 1st iteration):
     cg::cluster_group::sync();
 
-    if (threadIdx.x < 32)
+    if (ref_first_warp())
     {
       if (ref_elect_one())
       {

@@ -40,13 +40,7 @@ extern "C" __global__ void ptxw_guide_thread_blocks(float* data, int n, ptxw::cl
   while (true)
   {
     __syncthreads();
-    if (threadIdx.x < 32)
-    {
-      if (ptxw::elected e = ptxw::elect_one())
-      {
-        clc.request(e);
-      }
-    }
+    clc.request(clc.elect()); // one lane of the first warp
     int i = bx * blockDim.x + threadIdx.x;
     if (i < n)
     {
@@ -86,7 +80,7 @@ extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc
     __syncthreads();
 
     // Cancellation request:
-    if (threadIdx.x < 32)
+    if (ref_first_warp())
     {
       if (ref_elect_one())
       {

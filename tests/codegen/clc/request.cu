@@ -17,27 +17,24 @@ extern "C" __global__ void ptxw_request(ptxw::clc::context<ptxw::clc::hardware_t
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  if (ptxw::elected e = ptxw::elect_one())
-  {
-    clc.request(e);
-  }
+  clc.request(clc.elect());
 }
 
 // open(): thread (0,0,0) initialises the barrier with one arrival. request(): fence_before_slot_write,
 // try_cancel, arrive.expect_tx.relaxed.cta(16).
 extern "C" __global__ void ref_request(ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = slot.bar.native_handle();
+  uint64_t* bar = &slot.bar;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
   {
     ptx::mbarrier_init(bar, 1);
   }
-  if (ref_elect_one())
+  if (ref_first_warp() && ref_elect_one())
   {
     ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);
-    ptx::clusterlaunchcontrol_try_cancel(&slot.response, bar);
+    ptx::clusterlaunchcontrol_try_cancel(&slot.result, bar);
     (void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, bar, 16u);
   }
 }
@@ -56,17 +53,16 @@ extern "C" __global__ void ref_request(ptxw::clc::context<ptxw::clc::hardware_t>
 // PTX-NOT:   {{fence|clusterlaunchcontrol|mbarrier}}
 // PTX-LABEL: .entry ref_request(
 
-// The acquire fence has no SASS of its own. One UGETNEXTWORKID behind the ELECT predicate: no
-// ELECT ... BRA.U.ANY loop around it.
+// The acquire fence has no SASS of its own. Lanes outside the first warp leave; one UGETNEXTWORKID
+// behind the ELECT predicate: no ELECT ... BRA.U.ANY loop around it.
 // SASS-LABEL: Function : ptxw_request
-// SASS:       ELECT P[[E:[0-9]]], URZ, PT ;
 // SASS:       SYNCS.EXCH.64 URZ, [UR{{[0-9]+}}+0x10], UR{{[0-9]+}} ;
+// SASS-NOT:   {{BRA|UGETNEXTWORKID|ELECT}}
+// SASS:       @P{{[0-9]}} EXIT ;
+// SASS-NEXT:  ELECT P[[E:[0-9]]], URZ, PT ;
+// SASS-NEXT:  @!P[[E]] EXIT ;
 // SASS-NOT:   {{BRA|UGETNEXTWORKID}}
-// SASS:       @!P[[E]] EXIT ;
-// SASS-NOT:   {{BRA|UGETNEXTWORKID}}
-// SASS-SM10X: IMAD.MOV.U32 R[[TX:[0-9]+]], RZ, RZ, 0x10 ;
-// SASS-SM11X: IMAD.MOV.U32 R[[TX:[0-9]+]], RZ, RZ, 0x10 ;
-// SASS-SM12X: HFMA2 R[[TX:[0-9]+]], -RZ, RZ, 0, 9.5367431640625e-07 ;
+// SASS:       {{IMAD.MOV.U32|HFMA2}} R[[TX:[0-9]+]], {{RZ, RZ, 0x10|-RZ, RZ, 0, 9.5367431640625e-07}} ;
 // SASS-NOT:   {{BRA|UGETNEXTWORKID}}
 // SASS-COUNT-1: UGETNEXTWORKID.SELFCAST [UR[[SLOT:[0-9]+]]], [UR{{[0-9]+}}] ;
 // SASS-NOT:   {{BRA|UGETNEXTWORKID}}

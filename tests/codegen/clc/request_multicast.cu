@@ -17,10 +17,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ptxw_request_multicast(ptxw
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  if (ptxw::elected e = ptxw::elect_one())
-  {
-    clc.request(e);
-  }
+  clc.request(clc.elect());
 }
 
 // open(): thread (0,0,0) initialises the barrier with one arrival and publishes the init to the
@@ -28,15 +25,15 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ptxw_request_multicast(ptxw
 // emits it only for sm_100a and sm_110a); every CTA arms relaxed.cluster with 16 bytes.
 extern "C" __global__ void __cluster_dims__(2, 1, 1) ref_request_multicast(ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
+  __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = slot.bar.native_handle();
+  uint64_t* bar = &slot.bar;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
   {
     ptx::mbarrier_init(bar, 1);
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
   }
-  if (ref_elect_one())
+  if (ref_first_warp() && ref_elect_one())
   {
     if (ptx::get_sreg_cluster_ctarank() == 0)
     {
@@ -44,7 +41,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ref_request_multicast(ptxw:
       asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes."
                    "multicast::cluster::all.b128 [%0], [%1];"
                    :
-                   : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot.response))),
+                   : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot.result))),
                      "r"(static_cast<uint32_t>(__cvta_generic_to_shared(bar)))
                    : "memory");
     }
@@ -78,11 +75,12 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ref_request_multicast(ptxw:
 // arrive is outside it. One UGETNEXTWORKID, no ELECT ... BRA.U.ANY loop. fence.mbarrier_init leaves
 // only a NOP under the init's predicate (tests/codegen/fence/mbarrier_init.cu).
 // SASS-LABEL: Function : ptxw_request_multicast
-// SASS:       ELECT P[[E:[0-9]]], URZ, PT ;
 // SASS:       SYNCS.EXCH.64 URZ, [UR{{[0-9]+}}+0x10], UR{{[0-9]+}} ;
 // SASS-NEXT:  @!P{{[0-9]}} NOP ;
-// SASS-NOT:   {{BRA|UGETNEXTWORKID}}
-// SASS:       @!P[[E]] EXIT ;
+// SASS-NOT:   {{BRA|UGETNEXTWORKID|ELECT}}
+// SASS:       @P{{[0-9]}} EXIT ;
+// SASS-NEXT:  ELECT P[[E:[0-9]]], URZ, PT ;
+// SASS-NEXT:  @!P[[E]] EXIT ;
 // SASS-NOT:   {{BRA|UGETNEXTWORKID}}
 // SASS:       S2UR UR[[RANK:[0-9]+]], SR_CgaCtaId ;
 // SASS-NEXT:  UISETP.NE.AND UP[[NOT0:[0-9]]], UPT, UR[[RANK]], URZ, UPT ;

@@ -10,22 +10,24 @@
 
 #include <ptxw/clc.h>
 
+#include "Inputs/reference.h"
+
 namespace ptx = cuda::ptx;
 
 extern "C" __global__ void ptxw_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  clc.wait().decode([&](auto block) { *out = block.x(); });
+  (void) clc.wait().decode([&](auto block) { *out = block.x(); });
 }
 
 // open(): thread (0,0,0) initialises the barrier. wait(): acquire try_wait loop on parity 0, one
 // 16-byte read, release fence. decode(): is_canceled, then get_first_ctaid_x.
 extern "C" __global__ void ref_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = slot.bar.native_handle();
+  uint64_t* bar = &slot.bar;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
   {
     ptx::mbarrier_init(bar, 1);
@@ -33,7 +35,7 @@ extern "C" __global__ void ref_wait_decode_x(unsigned* out, ptxw::clc::context<p
   while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, bar, 0u))
   {
   }
-  const uint4 raw = slot.response;
+  const uint4 raw = slot.result;
   ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
   if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
   {
@@ -46,14 +48,14 @@ extern "C" __global__ void ptxw_wait_decode_xyz(uint3* out, ptxw::clc::context<p
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  clc.wait().decode([&](auto block) { *out = block.ctaid(); });
+  (void) clc.wait().decode([&](auto block) { *out = block.ctaid(); });
 }
 
 extern "C" __global__ void ref_wait_decode_xyz(uint3* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = slot.bar.native_handle();
+  uint64_t* bar = &slot.bar;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
   {
     ptx::mbarrier_init(bar, 1);
@@ -61,7 +63,7 @@ extern "C" __global__ void ref_wait_decode_xyz(uint3* out, ptxw::clc::context<pt
   while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, bar, 0u))
   {
   }
-  const uint4 raw = slot.response;
+  const uint4 raw = slot.result;
   ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
   if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
   {

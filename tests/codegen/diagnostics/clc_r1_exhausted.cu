@@ -23,10 +23,7 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
   while (true)
   {
     __syncthreads();
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     bool more = clc.wait().decode([&](auto block) { out[block.x()] = 1u; },
                                   [&](ptxw::clc::exhausted<decltype(clc)>& done) {
                                     (void) done;
@@ -40,7 +37,7 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
 
 #if defined(CASE_EXHAUSTED_REQUEST)
   // A typed failure callback: the error is reported at the request.
-  clc.wait().decode([&](auto block) { out[block.x()] = 2u; },
+  (void) clc.wait().decode([&](auto block) { out[block.x()] = 2u; },
                     [&](ptxw::clc::exhausted<decltype(clc)>& done) {
                       if (ptxw::elected e = ptxw::elect_one())
                       {
@@ -58,12 +55,9 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
   // EXHAUSTED_REQUEST_GENERIC: error: static assertion failed with "ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
   // EXHAUSTED_REQUEST_GENERIC: at line [[#@LINE+2]] of
   // EXHAUSTED_REQUEST_GENERIC: 1 error detected in the compilation of
-  clc.wait().decode([&](auto block) { out[block.x()] = 3u; },
+  (void) clc.wait().decode([&](auto block) { out[block.x()] = 3u; },
                     [&](auto& done) {
-                      if (ptxw::elected e = ptxw::elect_one())
-                      {
-                        done.request(e);
-                      }
+                      done.request(clc.elect());
                     });
 #endif
 }

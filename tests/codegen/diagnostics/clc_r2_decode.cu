@@ -19,10 +19,10 @@ __global__ void clc_r2_decode(unsigned* out, ptxw::clc::context<> ctx)
   {
     return;
   }
-  clc.wait().decode([&](auto block) { out[0] = block.ctaid().x + block.first_ctaid().y; });
+  (void) clc.wait().decode([&](auto block) { out[0] = block.ctaid().x + block.first_ctaid().y; });
 
 #if defined(CASE_EXHAUSTED_INDEX)
-  clc.wait().decode([&](auto block) { out[1] = block.x(); },
+  (void) clc.wait().decode([&](auto block) { out[1] = block.x(); },
                     [&](ptxw::clc::exhausted<decltype(clc)>& done) {
                       // EXHAUSTED_INDEX: error: static assertion failed with "ptxw: R2 no decode of failure:
                       // EXHAUSTED_INDEX: at line [[#@LINE+2]] of
@@ -36,7 +36,7 @@ __global__ void clc_r2_decode(unsigned* out, ptxw::clc::context<> ctx)
   // With a generic callback the instantiation is traced to the decode() call, not the line inside it.
   // EXHAUSTED_INDEX_GENERIC: at line [[#@LINE+2]] of
   // EXHAUSTED_INDEX_GENERIC: 1 error detected in the compilation of
-  clc.wait().decode([&](auto block) { out[1] = block.x(); },
+  (void) clc.wait().decode([&](auto block) { out[1] = block.x(); },
                     [&](auto& done) { out[2] = done.first_ctaid().x; });
 #endif
 

@@ -20,7 +20,7 @@ __global__ void clc_r9_emulation(ptxw::clc::context<> ctx)
 
 #if defined(CASE_EMULATION)
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
-  // EMULATION: error: static assertion failed with "ptxw: R9 target: the cluster launch control emulation needs sm_90 or newer"
+  // EMULATION: error: static assertion failed with "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs sm_90 or newer"
   // EMULATION: at line [[#@LINE+2]] of
   // EMULATION: 1 error detected in the compilation of
   auto clc = ptxw::clc::open(slot, ctx);

@@ -23,19 +23,13 @@ __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
     auto clc = ptxw::clc::open(slot, automatic);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     clc.wait().decode([&](auto block) { out[0] = block.x(); });
   }
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
     auto clc = ptxw::clc::open(slot, emulated);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     clc.wait().decode([&](auto block) { out[1] = block.x(); });
   }
   ptxw::for_each_canceled_block<1>(automatic, [&](dim3 block) { out[block.x] = 1.0f; });
@@ -43,14 +37,11 @@ __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
 #if defined(CASE_HARDWARE_CTA)
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
-    // HARDWARE_CTA: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use ptxw::clc::context<ptxw::clc::automatic_t> (the default) or <emulated_t>, the emulation"
+    // HARDWARE_CTA: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use ptxw::clc::context<ptxw::clc::automatic_t> (the default: counter_t there) or <emulated_t>"
     // HARDWARE_CTA: at line [[#@LINE+2]] of
     // HARDWARE_CTA: 1 error detected in the compilation of
     auto clc = ptxw::clc::open(slot, hardware);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     clc.wait().decode([&](auto block) { out[2] = block.x(); });
   }
 #endif
@@ -58,14 +49,11 @@ __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
 #if defined(CASE_HARDWARE_CLUSTER)
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
-    // HARDWARE_CLUSTER: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use ptxw::clc::context<ptxw::clc::automatic_t> (the default) or <emulated_t>, the emulation"
+    // HARDWARE_CLUSTER: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use ptxw::clc::context<ptxw::clc::automatic_t> (the default: counter_t there) or <emulated_t>"
     // HARDWARE_CLUSTER: at line [[#@LINE+2]] of
     // HARDWARE_CLUSTER: 1 error detected in the compilation of
     auto clc = ptxw::clc::open(slot, hardware);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
   }
 #endif
 

@@ -22,19 +22,13 @@ __global__ void __cluster_dims__(2, 1, 1)
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
     auto clc = ptxw::clc::open(slot, hardware);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     clc.wait().decode([&](auto block) { out[0] = block.x(); });
   }
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
     auto clc = ptxw::clc::open(slot, emulated);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
     clc.wait().decode([&](auto block) { out[1] = block.x(); });
   }
   ptxw::for_each_canceled_block<1>(automatic, [&](dim3 block) { out[block.x] = 1.0f; });
@@ -42,14 +36,11 @@ __global__ void __cluster_dims__(2, 1, 1)
 #if defined(CASE_HARDWARE_CLUSTER)
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
-    // HARDWARE_CLUSTER: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or family-specific target (sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, sm_121a, ...): ptxas rejects it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::emulated_t>.
+    // HARDWARE_CLUSTER: error: static assertion failed with "ptxw: R9 target: clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or family-specific target (sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, sm_121a, ...): ptxas rejects it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::counter_t>.
     // HARDWARE_CLUSTER: at line [[#@LINE+2]] of
     // HARDWARE_CLUSTER: 1 error detected in the compilation of
     auto clc = ptxw::clc::open(slot, hardware);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
   }
 #endif
 
@@ -60,10 +51,7 @@ __global__ void __cluster_dims__(2, 1, 1)
     // AUTOMATIC_CLUSTER: at line [[#@LINE+2]] of
     // AUTOMATIC_CLUSTER: 1 error detected in the compilation of
     auto clc = ptxw::clc::open(slot, automatic);
-    if (ptxw::elected e = ptxw::elect_one())
-    {
-      clc.request(e);
-    }
+    clc.request(clc.elect());
   }
 #endif
 

@@ -11,10 +11,7 @@ __global__ void gate_clc_cta(ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  if (ptxw::elected e = ptxw::elect_one())
-  {
-    clc.request(e);
-  }
+  clc.request(clc.elect());
 }
 
 // ACCEPT: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128

@@ -11,10 +11,7 @@ __global__ void __cluster_dims__(2, 1, 1) gate_clc_multicast(ptxw::clc::context<
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  if (ptxw::elected e = ptxw::elect_one())
-  {
-    clc.request(e);
-  }
+  clc.request(clc.elect());
 }
 
 // ACCEPT: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128

@@ -14,6 +14,12 @@ __device__ inline bool ref_elect_one()
   return won != 0;
 }
 
+// The CTA's first warp, as ptxw's handle::elect() tests it (a submitter is one of its lanes).
+__device__ inline bool ref_first_warp()
+{
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
+}
+
 // The shared memory of a twin: what ptxw::clc::slot holds, in plain types. With the result and its
 // barrier in one struct, as in the slot, ptxas addresses and schedules both kernels alike.
 struct clc_storage

@@ -1,0 +1,50 @@
+// ptxw::for_each_canceled_block<1> on counter_t, Hopper's fast backend: one predicated 64-bit
+// atomicAdd on the launch's counter per range of blocks, whose result is first read after the
+// callback's work (the hand-over), so that its latency hides behind that work; a barrier between
+// blocks and a 16-byte hand-over through shared memory; no mbarrier, no async proxy, no proxy fence.
+// REQUIRES: mbarrier-tx
+// RUN: %ptxw-compile %s -o %t
+// RUN: %ptx-check %s --input-file=%t.ptx
+// RUN: %sass-check %s --input-file=%t.sass
+
+#include <ptxw/work_stealing.h>
+
+extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
+                                            ptxw::clc::context<ptxw::clc::counter_t> ctx)
+{
+  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
+    int i = block.x * blockDim.x + threadIdx.x;
+    if (i < n)
+    {
+      data[i] *= alpha;
+    }
+  });
+}
+
+// PTX-LABEL: .entry counter_for_each(
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync}}
+// PTX-COUNT-1: @p atom.global.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
+// PTX:       st.global.f32
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
+// PTX:       st.shared.v4.u32
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
+// PTX:       bar.sync 0;
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom|st.shared}}
+// PTX:       ld.shared.v4.u32
+// PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
+
+// The claim's register is not read between the atomic and the callback's store: no copy of it and
+// no use that would make the warp wait for the atomic before the work.
+// SASS-LABEL: Function : counter_for_each
+// SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
+// SASS:       ATOMG.E.ADD.64.STRONG.GPU PT, R[[CLAIM:[0-9]+]], desc[UR{{[0-9]+}}][R{{[0-9]+}}.64], R{{[0-9]+}} ;
+// SASS-NOT:   {{[ ,[]}}R[[CLAIM]]{{[],. ;]}}
+// SASS:       STG.E
+// SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
+// SASS:       STS.128 [UR{{[0-9]+}}], R{{[0-9]+}} ;
+// SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|LDS|STG}}
+// SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
+// SASS-NEXT:  LDS.128
+// SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
+// SASS:       EXIT ;

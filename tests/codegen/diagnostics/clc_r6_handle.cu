@@ -1,0 +1,47 @@
+// R6: a cluster launch control handle owns its thread's ptxw::phase of the slot's barrier; a copy
+// would be a second, diverging phase. Copying one -- into a by-value parameter, or by assignment
+// -- fails with ptxw's R6 message, which says to pass it by reference.
+// REQUIRES: mbarrier-tx
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_BY_VALUE %s 2>&1 | FileCheck %s --check-prefix=BY_VALUE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COPY %s 2>&1 | FileCheck %s --check-prefix=COPY
+//
+// Without a CASE the file compiles: the handle passed by reference.
+
+#include <ptxw/clc.h>
+
+template <class Handle>
+__device__ void request_by_reference(Handle& h)
+{
+  h.request(h.elect());
+}
+
+template <class Handle>
+__device__ void request_by_value(Handle h)
+{
+  h.request(h.elect());
+}
+
+__global__ void clc_r6_handle(ptxw::clc::context<> ctx)
+{
+  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  auto clc = ptxw::clc::open(slot, ctx);
+  __syncthreads();
+  request_by_reference(clc);
+  (void) clc.wait();
+
+#if defined(CASE_BY_VALUE)
+  // BY_VALUE: error: static assertion failed with "ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied; pass it by reference"
+  // BY_VALUE: at line [[#@LINE+2]] of
+  // BY_VALUE: 1 error detected in the compilation of
+  request_by_value(clc);
+#endif
+
+#if defined(CASE_COPY)
+  // COPY: error: static assertion failed with "ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied
+  // COPY: at line [[#@LINE+2]] of
+  // COPY: 1 error detected in the compilation of
+  auto second = clc;
+  (void) second.wait();
+#endif
+}
