@@ -10,7 +10,8 @@
 // Cluster forms run on costs that are equal within each cluster (its CTAs work on one unit
 // together), next to the block form on the same costs. Writes DIR/scheduling.md (the tables),
 // DIR/scheduling.json (every number) and DIR/timelines.txt (per-SM timelines of one untimed run
-// per strategy and workload; benchmarks/scheduling/plot.py draws them).
+// per strategy and workload: CTAs and blocks of the first SMs, the occupancy of all;
+// benchmarks/scheduling/plot.py draws them).
 #include "strategies.cuh"
 #include "workloads.h"
 
@@ -411,6 +412,14 @@ public:
       rows[k] = c[i].leave;
       row[i]  = k;
     }
+    std::vector<unsigned> ran(ctas, 0);
+    for (const ItemEvent& e : items)
+    {
+      if (e.cta < ctas)
+      {
+        ++ran[e.cta];
+      }
+    }
     timelines_ << "run\t" << workload << "\t" << r.strategy << "\t" << group << "\t" << (t1 - t0) << "\t" << ctas
                << "\n";
     for (unsigned i = 0; i < ctas; ++i)
@@ -418,7 +427,7 @@ public:
       if (c[i].sm < detail_sms)
       {
         timelines_ << "cta\t" << c[i].sm << "\t" << row[i] << "\t" << c[i].enter - t0 << "\t" << c[i].prologue_ns
-                   << "\t" << c[i].leave - t0 << "\n";
+                   << "\t" << c[i].leave - t0 << "\t" << ran[i] << "\n";
       }
     }
     std::vector<std::vector<double>> busy(sms_, std::vector<double>(bins, 0.0));
