@@ -131,6 +131,17 @@ def draw(run, span, items_total):
     return px, WIDTH, height
 
 
+def median_gap(run):
+    """Median time from the end of one block to the start of the next in the same CTA slot (ns):
+    what scheduling costs per block on the critical path, a CTA's exit and the next one's launch
+    included where a slot changes hands."""
+    by_slot = defaultdict(list)
+    for sm, row, start, end, _ in run["items"]:
+        by_slot[sm, row].append((start, end))
+    gaps = sorted(b[0] - a[1] for spans in by_slot.values() for a, b in zip(sorted(spans), sorted(spans)[1:]))
+    return gaps[len(gaps) // 2] if gaps else 0
+
+
 def slug(text):
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -149,16 +160,19 @@ def main(argv):
     by_workload = defaultdict(list)
     for r in runs:
         by_workload[r["workload"]].append(r)
-    md = ["Per-SM timelines of the run above (one untimed launch per strategy; the first SMs' CTA slots, "
-          "then every SM's occupancy). All strategies of a workload share one time scale.", ""]
+    md = ["Per-SM timelines of the run above (one untimed launch per strategy): on top one row per CTA slot "
+          "of the first SMs -- grey resident, orange its prologue, its blocks coloured by block index (blue "
+          "the grid's first, yellow its last), red a CTA that was launched and ran nothing; below, every SM's "
+          "occupancy. All strategies of a workload share one time scale, its full width given with it.", ""]
     for workload, group in by_workload.items():
         span = max(r["span"] for r in group)
-        md += [f"#### {workload}", "", "| strategy | time / bound | timeline |", "|---|---:|---|"]
+        md += [f"#### {workload} (full width {span / 1e6:.2f} ms)", "", "| strategy | time / bound | median gap between blocks (ns) | timeline |",
+               "|---|---:|---:|---|"]
         for r in group:
             name = f"{slug(workload)}--{slug(r['strategy'])}.png"
             pixels, width, height = draw(r, span, items_total)
             write_png(out_dir / name, pixels, width, height)
-            md.append(f"| {r['strategy']} | {ratio.get((workload, 1, r['strategy']), 0):.2f} | "
+            md.append(f"| {r['strategy']} | {ratio.get((workload, 1, r['strategy']), 0):.2f} | {median_gap(r)} | "
                       f"![{r['strategy']}, {workload}](scheduling/{name}) |")
         md.append("")
     Path(out_dir, "timelines.md").write_text("\n".join(md) + "\n")

@@ -37,3 +37,5 @@ echo "scheduling benchmark (128 threads): exit $?"
 "$build/benchmarks/ptxw_bench_scheduling" --threads 256 --no-timelines --out "$out/sched256" > "$out/sched256/log.txt" 2>&1
 echo "scheduling benchmark (256 threads): exit $?"
 gzip -9f "$out/sched128/timelines.txt"
+"$build/benchmarks/ptxw_bench_sched_costs" > "$out/sched-costs.txt" 2>&1
+echo "scheduling costs: exit $?"

@@ -1,0 +1,163 @@
+// Where the time between the bound and a scheduler goes: the costs docs/scheduling.md cites,
+// each measured on its own, in one run.
+//
+//   build/benchmarks/ptxw_bench_sched_costs
+//
+// 1. Launching: ns per CTA of a kernel whose CTAs do nothing (what a launched-and-canceled block
+//    costs the GPU's block dispatcher), and the tail that the CTAs beyond a persistent grid add when
+//    they are launched only to leave (what a scheduler that launches the whole grid pays).
+// 2. One request, by hand through the typed API, per backend: thread 0's cycles in request(), in
+//    the work and in wait()+decode(), per block, under the scheduling benchmark's load (a full GPU
+//    of 128-thread CTAs, one warp of each spinning on clock64 for the block's cost).
+#include "work.cuh"
+
+#include <ptxw/clc_host.h>
+#include <ptxw/detail/host.h>
+#include <ptxw/work_stealing.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace {
+using ptxw::detail::cuda_check;
+using ptxw::detail::device_array;
+
+__global__ void leave() {}
+
+// The first `persistent` CTAs spin for `cycles`; the others leave at once.
+__global__ void persistent_prefix(unsigned persistent, long long cycles)
+{
+  if (blockIdx.x < persistent)
+  {
+    sched::spin(cycles);
+  }
+}
+
+__device__ unsigned long long phase_cycles[3]; // request, work, wait + decode (thread 0, summed)
+
+__device__ __forceinline__ long long clock_now()
+{
+  long long c;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+  return c;
+}
+
+// The loop of work_stealing.h written out, with thread 0's clock read between its steps.
+template <class Backend>
+__global__ void __launch_bounds__(128) by_hand(long long cycles, ptxw::clc::context<Backend> ctx)
+{
+  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+  auto clc = ptxw::clc::open(slot, ctx);
+  if (!clc.started())
+  {
+    return;
+  }
+  long long sum[3] = {0, 0, 0};
+  while (true)
+  {
+    __syncthreads();
+    const long long t0 = clock_now();
+    clc.request(clc.elect());
+    const long long t1 = clock_now();
+    sched::spin(cycles);
+    const long long t2 = clock_now();
+    const bool more    = clc.wait().decode([](auto) {});
+    const long long t3 = clock_now();
+    sum[0] += t1 - t0;
+    sum[1] += t2 - t1;
+    sum[2] += t3 - t2;
+    if (!more)
+    {
+      break;
+    }
+  }
+  if (threadIdx.x == 0)
+  {
+    for (int k = 0; k < 3; ++k)
+    {
+      atomicAdd(&phase_cycles[k], static_cast<unsigned long long>(sum[k]));
+    }
+  }
+}
+
+struct Timer
+{
+  cudaEvent_t start, stop;
+  Timer()
+  {
+    cuda_check(cudaEventCreate(&start), "event");
+    cuda_check(cudaEventCreate(&stop), "event");
+  }
+  template <class F>
+  float best_ms(int reps, F&& launch)
+  {
+    float best = 1e30f;
+    for (int r = 0; r < reps; ++r)
+    {
+      cuda_check(cudaEventRecord(start), "record");
+      launch();
+      cuda_check(cudaGetLastError(), "launch");
+      cuda_check(cudaEventRecord(stop), "record");
+      cuda_check(cudaEventSynchronize(stop), "synchronize");
+      float ms = 0;
+      cuda_check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+      best = ms < best ? ms : best;
+    }
+    return best;
+  }
+};
+
+template <class Backend>
+void request_phases(const char* name, unsigned blocks, double us, double mhz, ptxw::clc::scheduler& sched)
+{
+  const unsigned long long zero[3] = {0, 0, 0};
+  cuda_check(cudaMemcpyToSymbol(phase_cycles, zero, sizeof(zero)), "reset");
+  const auto p = sched.prepare(by_hand<Backend>, dim3(blocks), dim3(128));
+  by_hand<Backend><<<p.grid, 128>>>(static_cast<long long>(us * mhz), p.ctx);
+  cuda_check(cudaDeviceSynchronize(), name);
+  unsigned long long c[3];
+  cuda_check(cudaMemcpyFromSymbol(c, phase_cycles, sizeof(c)), "read");
+  std::printf("  %-12s %5.1f us work: request %7.0f   work %7.0f   wait+decode %5.0f   (cycles per block)\n", name,
+              us, double(c[0]) / blocks, double(c[1]) / blocks, double(c[2]) / blocks);
+}
+
+} // namespace
+
+int main()
+{
+  cudaDeviceProp prop{};
+  cuda_check(cudaGetDeviceProperties(&prop, 0), "properties");
+  int per_sm = 0;
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, by_hand<ptxw::clc::counter_t>, 128, 0),
+             "occupancy");
+  const unsigned resident = static_cast<unsigned>(per_sm * prop.multiProcessorCount);
+  Timer t;
+  // The SM clock under load: a full GPU spinning 2e6 cycles.
+  const double mhz = 2e6 / (t.best_ms(3, [&] { persistent_prefix<<<resident, 128>>>(resident, 2000000); }) * 1e3);
+  std::printf("%s, %d SMs, %u resident 128-thread CTAs, SM clock under load %.0f MHz\n\n", prop.name,
+              prop.multiProcessorCount, resident, mhz);
+
+  std::printf("1. launching (best of 5)\n");
+  for (unsigned grid : {200000u, 2000000u})
+  {
+    const float ms = t.best_ms(5, [&] { leave<<<grid, 128>>>(); });
+    std::printf("  %8u CTAs that do nothing: %.3f ms, %.3f ns per CTA\n", grid, ms, ms * 1e6 / grid);
+  }
+  const long long ms1 = static_cast<long long>(mhz * 1000);
+  const float alone   = t.best_ms(5, [&] { persistent_prefix<<<resident, 128>>>(resident, ms1); });
+  for (unsigned grid : {200000u, 2000000u})
+  {
+    const float ms = t.best_ms(5, [&] { persistent_prefix<<<grid, 128>>>(resident, ms1); });
+    std::printf("  %u CTAs spin 1 ms, %8u launched: %.3f ms, the %u that leave add %.3f ns each\n", resident, grid,
+                ms, grid - resident, (ms - alone) * 1e6 / (grid - resident));
+  }
+
+  std::printf("\n2. one request by hand, thread 0 (200000 blocks, persistent launch where the backend allows)\n");
+  ptxw::clc::scheduler sched(200000);
+  for (double us : {10.0, 1.0})
+  {
+    request_phases<ptxw::clc::counter_t>("counter_t", 200000, us, mhz, sched);
+    request_phases<ptxw::clc::emulated_t>("emulated_t", 200000, us, mhz, sched);
+  }
+  return 0;
+}
