@@ -8,7 +8,8 @@
 //    they are launched only to leave (what a scheduler that launches the whole grid pays).
 // 2. One request, by hand through the typed API, per backend: thread 0's cycles in request(), in
 //    the work and in wait()+decode(), per block, under the scheduling benchmark's load (a full GPU
-//    of 128-thread CTAs, one warp of each spinning on clock64 for the block's cost).
+//    of 128-thread CTAs, one warp of each spinning on clock64 for the block's cost) -- and with
+//    work that sleeps (__nanosleep) for its cost instead, which leaves the issue slots free.
 #include "work.cuh"
 
 #include <ptxw/clc_host.h>
@@ -42,9 +43,23 @@ __device__ __forceinline__ long long clock_now()
   return c;
 }
 
+// Warp 0 sleeps for `cycles`, the others wait at the barrier.
+__device__ void sleep_for(long long cycles)
+{
+  if (threadIdx.x < 32)
+  {
+    const long long start = clock64();
+    while (clock64() - start < cycles)
+    {
+      __nanosleep(200);
+    }
+  }
+  __syncthreads();
+}
+
 // The loop of work_stealing.h written out, with thread 0's clock read between its steps.
 template <class Backend>
-__global__ void __launch_bounds__(128) by_hand(long long cycles, ptxw::clc::context<Backend> ctx)
+__global__ void __launch_bounds__(128) by_hand(long long cycles, bool sleep, ptxw::clc::context<Backend> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
@@ -59,7 +74,14 @@ __global__ void __launch_bounds__(128) by_hand(long long cycles, ptxw::clc::cont
     const long long t0 = clock_now();
     clc.request(clc.elect());
     const long long t1 = clock_now();
-    sched::spin(cycles);
+    if (sleep)
+    {
+      sleep_for(cycles);
+    }
+    else
+    {
+      sched::spin(cycles);
+    }
     const long long t2 = clock_now();
     const bool more    = clc.wait().decode([](auto) {});
     const long long t3 = clock_now();
@@ -108,17 +130,17 @@ struct Timer
 };
 
 template <class Backend>
-void request_phases(const char* name, unsigned blocks, double us, double mhz, ptxw::clc::scheduler& sched)
+void request_phases(const char* name, unsigned blocks, double us, bool sleep, double mhz, ptxw::clc::scheduler& sched)
 {
   const unsigned long long zero[3] = {0, 0, 0};
   cuda_check(cudaMemcpyToSymbol(phase_cycles, zero, sizeof(zero)), "reset");
   const auto p = sched.prepare(by_hand<Backend>, dim3(blocks), dim3(128));
-  by_hand<Backend><<<p.grid, 128>>>(static_cast<long long>(us * mhz), p.ctx);
+  by_hand<Backend><<<p.grid, 128>>>(static_cast<long long>(us * mhz), sleep, p.ctx);
   cuda_check(cudaDeviceSynchronize(), name);
   unsigned long long c[3];
   cuda_check(cudaMemcpyFromSymbol(c, phase_cycles, sizeof(c)), "read");
-  std::printf("  %-12s %5.1f us work: request %7.0f   work %7.0f   wait+decode %5.0f   (cycles per block)\n", name,
-              us, double(c[0]) / blocks, double(c[1]) / blocks, double(c[2]) / blocks);
+  std::printf("  %-12s %5.1f us %s: request %7.0f   work %7.0f   wait+decode %5.0f   (cycles per block)\n", name,
+              us, sleep ? "sleep" : "spin ", double(c[0]) / blocks, double(c[1]) / blocks, double(c[2]) / blocks);
 }
 
 } // namespace
@@ -154,10 +176,13 @@ int main()
 
   std::printf("\n2. one request by hand, thread 0 (200000 blocks, persistent launch where the backend allows)\n");
   ptxw::clc::scheduler sched(200000);
-  for (double us : {10.0, 1.0})
+  for (bool sleep : {false, true})
   {
-    request_phases<ptxw::clc::counter_t>("counter_t", 200000, us, mhz, sched);
-    request_phases<ptxw::clc::emulated_t>("emulated_t", 200000, us, mhz, sched);
+    for (double us : {10.0, 1.0})
+    {
+      request_phases<ptxw::clc::counter_t>("counter_t", 200000, us, sleep, mhz, sched);
+      request_phases<ptxw::clc::emulated_t>("emulated_t", 200000, us, sleep, mhz, sched);
+    }
   }
   return 0;
 }
