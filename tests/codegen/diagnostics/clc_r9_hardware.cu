@@ -24,13 +24,13 @@ __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
     __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
     auto clc = ptxw::clc::open(slot, automatic);
     clc.request(clc.elect());
-    clc.wait().decode([&](auto block) { out[0] = block.x(); });
+    if (!clc.wait().decode([&](auto block) { out[0] = block.x(); })) return;
   }
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
     auto clc = ptxw::clc::open(slot, emulated);
     clc.request(clc.elect());
-    clc.wait().decode([&](auto block) { out[1] = block.x(); });
+    if (!clc.wait().decode([&](auto block) { out[1] = block.x(); })) return;
   }
   ptxw::for_each_canceled_block<1>(automatic, [&](dim3 block) { out[block.x] = 1.0f; });
 
@@ -42,7 +42,7 @@ __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
     // HARDWARE_CTA: 1 error detected in the compilation of
     auto clc = ptxw::clc::open(slot, hardware);
     clc.request(clc.elect());
-    clc.wait().decode([&](auto block) { out[2] = block.x(); });
+    if (!clc.wait().decode([&](auto block) { out[2] = block.x(); })) return;
   }
 #endif
 

@@ -23,13 +23,13 @@ __global__ void __cluster_dims__(2, 1, 1)
     __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
     auto clc = ptxw::clc::open(slot, hardware);
     clc.request(clc.elect());
-    clc.wait().decode([&](auto block) { out[0] = block.x(); });
+    if (!clc.wait().decode([&](auto block) { out[0] = block.x(); })) return;
   }
   {
     __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
     auto clc = ptxw::clc::open(slot, emulated);
     clc.request(clc.elect());
-    clc.wait().decode([&](auto block) { out[1] = block.x(); });
+    if (!clc.wait().decode([&](auto block) { out[1] = block.x(); })) return;
   }
   ptxw::for_each_canceled_block<1>(automatic, [&](dim3 block) { out[block.x] = 1.0f; });
 
