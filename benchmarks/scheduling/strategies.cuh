@@ -109,22 +109,6 @@ struct Launch
   unsigned grid; // CTAs launched (filled in by the strategy)
 };
 
-template <class Kernel, class... Args>
-cudaError_t launch_in_clusters(Kernel kernel, dim3 grid, unsigned cluster, unsigned threads, Args... args)
-{
-  cudaLaunchConfig_t config{};
-  config.gridDim  = grid;
-  config.blockDim = dim3(threads);
-  cudaLaunchAttribute attribute{};
-  attribute.id               = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = cluster;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs               = &attribute;
-  config.numAttrs            = 1;
-  return cudaLaunchKernelEx(&config, kernel, args...);
-}
-
 struct Strategy
 {
   std::string name;
@@ -186,19 +170,19 @@ inline std::vector<Strategy> strategies()
      [](const Work& w, Launch& l) {
        const auto p = l.scheduler->prepare(ptxw_cluster<automatic_t>, dim3(w.n), dim3(l.threads), 0, dim3(2, 1, 1));
        l.grid       = p.grid.x;
-       return launch_in_clusters(ptxw_cluster<automatic_t>, p.grid, 2, l.threads, w, p.ctx);
+       return launch_in_clusters(ptxw_cluster<automatic_t>, p.grid, dim3(l.threads), dim3(2, 1, 1), 0, 0, w, p.ctx);
      }},
     {"ptxw cluster form, clusters of 4", 4, true,
      [](const Work& w, Launch& l) {
        const auto p = l.scheduler->prepare(ptxw_cluster<automatic_t>, dim3(w.n), dim3(l.threads), 0, dim3(4, 1, 1));
        l.grid       = p.grid.x;
-       return launch_in_clusters(ptxw_cluster<automatic_t>, p.grid, 4, l.threads, w, p.ctx);
+       return launch_in_clusters(ptxw_cluster<automatic_t>, p.grid, dim3(l.threads), dim3(4, 1, 1), 0, 0, w, p.ctx);
      }},
     {"ptxw emulated_t, clusters of 2", 2, true,
      [](const Work& w, Launch& l) {
        const auto ctx = l.scheduler->prepare<emulated_t>(dim3(w.n), dim3(2, 1, 1));
        l.grid         = w.n;
-       return launch_in_clusters(ptxw_cluster<emulated_t>, dim3(w.n), 2, l.threads, w, ctx);
+       return launch_in_clusters(ptxw_cluster<emulated_t>, dim3(w.n), dim3(l.threads), dim3(2, 1, 1), 0, 0, w, ctx);
      }},
   };
 }

@@ -63,6 +63,30 @@ struct kernel_backend<A, Rest...>
                                                     typename kernel_backend<Rest...>::type, here>::type;
 };
 
+// What cudaLaunchKernelEx and cudaOccupancyMaxActiveClusters take for clusters of `cluster`
+// blocks. Not copyable: the config points at the attribute beside it.
+struct cluster_config
+{
+  cudaLaunchAttribute attribute{};
+  cudaLaunchConfig_t config{};
+
+  cluster_config(dim3 grid, dim3 block, dim3 cluster, std::size_t smem, cudaStream_t stream)
+  {
+    attribute.id               = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = cluster.x;
+    attribute.val.clusterDim.y = cluster.y;
+    attribute.val.clusterDim.z = cluster.z;
+    config.gridDim          = grid;
+    config.blockDim         = block;
+    config.dynamicSmemBytes = smem;
+    config.stream           = stream;
+    config.attrs            = &attribute;
+    config.numAttrs         = 1;
+  }
+  cluster_config(const cluster_config&)            = delete;
+  cluster_config& operator=(const cluster_config&) = delete;
+};
+
 // The largest prefix box (see is_prefix_box) of `grid` with at most `budget` elements.
 inline uint3 prefix_box(uint3 grid, unsigned long long budget)
 {
@@ -236,18 +260,9 @@ private:
     }
     else
     {
-      cudaLaunchConfig_t config{};
-      config.gridDim          = cluster;
-      config.blockDim         = block;
-      config.dynamicSmemBytes = smem;
-      cudaLaunchAttribute attribute{};
-      attribute.id               = cudaLaunchAttributeClusterDimension;
-      attribute.val.clusterDim.x = cluster.x;
-      attribute.val.clusterDim.y = cluster.y;
-      attribute.val.clusterDim.z = cluster.z;
-      config.attrs               = &attribute;
-      config.numAttrs            = 1;
-      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveClusters(&n, kernel, &config), "reading the kernel's cluster occupancy");
+      detail::cluster_config c(cluster, block, cluster, smem, 0);
+      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveClusters(&n, kernel, &c.config),
+                                 "reading the kernel's cluster occupancy");
     }
     if (n <= 0)
     {
@@ -257,6 +272,17 @@ private:
     return static_cast<unsigned long long>(n);
   }
 };
+
+// kernel<<<grid, block, smem, stream>>>(args...) in clusters of `cluster` blocks, through
+// cudaLaunchKernelEx (the triple-chevron launch has no cluster size): how a cluster form's
+// prepared launch is started. Returns the launch's error.
+template <class... KernelArgs, class... Args>
+cudaError_t launch_in_clusters(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, dim3 cluster, std::size_t smem,
+                               cudaStream_t stream, Args&&... args)
+{
+  detail::cluster_config c(grid, block, cluster, smem, stream);
+  return cudaLaunchKernelEx(&c.config, kernel, static_cast<KernelArgs>(args)...);
+}
 
 } // namespace clc
 PTXW_NAMESPACE_END

@@ -274,8 +274,8 @@ TYPED_TEST(ClcChecked, R4RequestWhileReadersStillRead)
 
 TYPED_TEST(ClcChecked, R5ClusterCtaNeverArmed)
 {
-  PTXW_CUDA_OK(ptxw_test::launch_clusters(one_cta_requests<TypeParam>, dim3(2), dim3(2, 1, 1), dim3(kThreads),
-                                          this->prepare(dim3(2), dim3(2, 1, 1)), 0u));
+  PTXW_CUDA_OK(ptxw::clc::launch_in_clusters(one_cta_requests<TypeParam>, dim3(2), dim3(kThreads), dim3(2, 1, 1), 0, 0,
+                                              this->prepare(dim3(2), dim3(2, 1, 1)), 0u));
   PTXW_LAUNCH_OK();
   this->expect_reports(5);
 }
@@ -290,8 +290,8 @@ TYPED_TEST(ClcChecked, R6StalePhase)
 
 TYPED_TEST(ClcChecked, R6WaitThatNeverCompletes)
 {
-  PTXW_CUDA_OK(ptxw_test::launch_clusters(one_cta_requests<TypeParam>, dim3(2), dim3(2, 1, 1), dim3(kThreads),
-                                          this->prepare(dim3(2), dim3(2, 1, 1)), 1u));
+  PTXW_CUDA_OK(ptxw::clc::launch_in_clusters(one_cta_requests<TypeParam>, dim3(2), dim3(kThreads), dim3(2, 1, 1), 0, 0,
+                                              this->prepare(dim3(2), dim3(2, 1, 1)), 1u));
   PTXW_LAUNCH_OK();
   // Rank 1 armed and nobody submitted (R6); rank 0 never armed (R5). Every waiting thread of both
   // CTAs reports; none hangs.

@@ -48,46 +48,32 @@ __device__ void record(dim3 grid, dim3 block, bool first, unsigned* hits, Tally*
   }
 }
 
-template <int Rank, class Backend>
-__global__ void cover_blocks(dim3 grid, unsigned* hits, Tally* tally, clc::context<Backend> ctx)
+// Every block this CTA runs, through the block form or (Clusters) the cluster form.
+template <int Rank, bool Clusters, class Backend>
+__global__ void cover(dim3 grid, unsigned* hits, Tally* tally, clc::context<Backend> ctx)
 {
-  bool first = true;
-  ptxw::for_each_canceled_block<Rank>(
-    ctx,
-    [&] {
-      if (threadIdx.x == 0)
-      {
-        atomicAdd(&tally->prologues, 1u);
-      }
-    },
-    [&](dim3 block) {
-      if (threadIdx.x == 0)
-      {
-        record<Rank>(grid, block, first, hits, tally);
-      }
-      first = false;
-    });
-}
-
-template <int Rank, class Backend>
-__global__ void cover_clusters(dim3 grid, unsigned* hits, Tally* tally, clc::context<Backend> ctx)
-{
-  bool first = true;
-  ptxw::for_each_canceled_cluster<Rank>(
-    ctx,
-    [&] {
-      if (threadIdx.x == 0)
-      {
-        atomicAdd(&tally->prologues, 1u);
-      }
-    },
-    [&](dim3 block) {
-      if (threadIdx.x == 0)
-      {
-        record<Rank>(grid, block, first, hits, tally);
-      }
-      first = false;
-    });
+  bool first    = true;
+  auto prologue = [&] {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&tally->prologues, 1u);
+    }
+  };
+  auto each = [&](dim3 block) {
+    if (threadIdx.x == 0)
+    {
+      record<Rank>(grid, block, first, hits, tally);
+    }
+    first = false;
+  };
+  if constexpr (Clusters)
+  {
+    ptxw::for_each_canceled_cluster<Rank>(ctx, prologue, each);
+  }
+  else
+  {
+    ptxw::for_each_canceled_block<Rank>(ctx, prologue, each);
+  }
 }
 
 // How the grid is scheduled: the faithful emulation, or counter_t launched persistently (the
@@ -146,7 +132,7 @@ cudaError_t launch(const Case& c, Mode mode, clc::scheduler& scheduler, const pt
 {
   const bool clusters = c.cluster.x != 0;
   const dim3 cluster  = clusters ? c.cluster : dim3(1, 1, 1);
-  auto kernel         = clusters ? cover_clusters<Rank, Backend> : cover_blocks<Rank, Backend>;
+  auto kernel         = clusters ? cover<Rank, true, Backend> : cover<Rank, false, Backend>;
   auto plan           = scheduler.prepare(kernel, c.grid, dim3(kThreads), 0, cluster, 0, sink);
   if (mode == Mode::counter_whole_grid)
   {
@@ -158,7 +144,7 @@ cudaError_t launch(const Case& c, Mode mode, clc::scheduler& scheduler, const pt
     kernel<<<plan.grid, kThreads>>>(c.grid, hits, tally, plan.ctx);
     return cudaGetLastError();
   }
-  return ptxw_test::launch_clusters(kernel, plan.grid, c.cluster, dim3(kThreads), c.grid, hits, tally, plan.ctx);
+  return ptxw::clc::launch_in_clusters(kernel, plan.grid, dim3(kThreads), c.cluster, 0, 0, c.grid, hits, tally, plan.ctx);
 }
 
 template <class Backend>
