@@ -111,14 +111,13 @@ namespace detail {
 template <class Count>
 __device__ bool take_ticket(last_block_ticket_state<Count>* s, unsigned long long units)
 {
-  const Count ticket = isa::atom_add_release_gpu(&s->arrived, Count(1));
-  const bool last    = ticket == static_cast<Count>(units - 1);
-  if (last)
+  if (isa::atom_add_release_gpu(&s->arrived, Count(1)) != static_cast<Count>(units - 1))
   {
-    isa::fence_acq_rel_gpu();
-    s->arrived = 0;
+    return false;
   }
-  return last;
+  isa::fence_acq_rel_gpu();
+  s->arrived = 0;
+  return true;
 }
 
 __device__ inline ::cuda::std::uint32_t linear_thread()
@@ -243,8 +242,14 @@ __device__ bool last_block(const last_block_ticket<Count>& t)
     if (detail::checked_arrival(t.state_, t.sink_, last_seen, unit, callers, blockDim.x * blockDim.y * blockDim.z,
                                 units > 1))
     {
-      last = units == 1 ? callers == blockDim.x * blockDim.y * blockDim.z
-                        : detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
+      if (units == 1)
+      {
+        last = callers == blockDim.x * blockDim.y * blockDim.z;
+      }
+      else
+      {
+        last = detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
+      }
     }
   }
   return __syncthreads_or(last) != 0;
@@ -277,10 +282,10 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
     const unsigned long long units = static_cast<unsigned long long>(ptx::get_sreg_nclusterid_x())
                                    * ptx::get_sreg_nclusterid_y() * ptx::get_sreg_nclusterid_z();
     const ::cuda::std::uint32_t rank = ptx::get_sreg_cluster_ctarank();
-    const auto unit                  = static_cast<::cuda::std::uint32_t>(
+#if PTXW_CHECKED
+    const auto unit = static_cast<::cuda::std::uint32_t>(
       ptx::get_sreg_clusterid_x()
       + ptx::get_sreg_nclusterid_x() * (ptx::get_sreg_clusterid_y() + ptx::get_sreg_nclusterid_y() * ptx::get_sreg_clusterid_z()));
-#if PTXW_CHECKED
     if (!detail::checked_range(t, t.sink_, units, unit == 0 && rank == 0 && detail::linear_thread() == 0))
     {
       return false;
@@ -305,7 +310,14 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
 #if PTXW_CHECKED
       if (detail::checked_arrival(t.state_, t.sink_, last_seen, unit, callers, threads, units > 1))
       {
-        last = units == 1 ? callers == threads : detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
+        if (units == 1)
+        {
+          last = callers == threads;
+        }
+        else
+        {
+          last = detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
+        }
       }
       else
       {

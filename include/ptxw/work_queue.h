@@ -160,7 +160,8 @@ public:
                                                 "copy); the slot's hand-over buffer is rewritten by the next fetch");
       return U{};
     }
-  } item;
+  };
+  static constexpr read_through_fetch item{}; // (static: no byte of shared memory)
 };
 
 namespace detail {
@@ -312,7 +313,10 @@ public:
         isa::atom_add_relaxed_gpu_if(ok, &q_.state_->cursor, count, first);
         if (leader)
         {
-          publish(ok ? first : q_.size_, count);
+#if PTXW_CHECKED
+          first = ok ? first : q_.size_; // not initialised: no items
+#endif
+          publish(first, count);
         }
       }
       if (!sync() || !take())
