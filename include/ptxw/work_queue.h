@@ -48,8 +48,9 @@ struct work_queue_state
 namespace detail {
 inline constexpr ::cuda::std::uint32_t queue_tag = 0x7177'7870u; // "pxwq"
 
+// Items are copied by cudaMemcpy (trivially copyable) and "no item" holds a T{} (default-constructible).
 template <class T>
-inline constexpr bool queue_item_ok = __is_trivially_copyable(T);
+inline constexpr bool queue_item_ok = __is_trivially_copyable(T) && __is_constructible(T);
 
 template <unsigned K>
 inline constexpr bool batch_ok = K >= 1 && K <= 32;
@@ -63,7 +64,7 @@ template <class T>
 class work_queue
 {
   static_assert(detail::queue_item_ok<T>, "ptxw: R18 in range: a queue's items are copied by cudaMemcpy and "
-                                          "returned by value: T must be trivially copyable");
+                                          "returned by value: T must be trivially copyable and default-constructible");
   const T* items_;
   unsigned long long size_;
   work_queue_state* state_;

@@ -25,7 +25,7 @@ template <class T>
 class work_queue_host
 {
   static_assert(detail::queue_item_ok<T>, "ptxw: R18 in range: a queue's items are copied by cudaMemcpy and "
-                                          "returned by value: T must be trivially copyable");
+                                          "returned by value: T must be trivially copyable and default-constructible");
   std::size_t capacity_;
   std::size_t size_ = 0;
   detail::device_array<T> items_;

@@ -24,7 +24,8 @@ inline constexpr bool is_atom_count = (is_same_v<Count, unsigned> || is_same_v<C
                                    && (sizeof(Count) == 4 || sizeof(Count) == 8);
 
 // atom{.sem}{.scope}{.space}.add.type d, [a], b;  .sem = .release; .scope = .gpu; .space = .global;
-// .type = .u32, .u64  // PTX ISA 60, SM_70 (.sem and .scope: PTX ISA 6.0, sm_70)
+// .type = .u32, .u64  // PTX ISA 60, SM_70 (.sem and .scope: PTX ISA 6.0, sm_70). Other sizes emit
+// nothing: their callers fail with R18 (is_atom_count).
 template <class Count>
 __device__ Count atom_add_release_gpu(Count* addr, Count value)
 {
@@ -35,7 +36,7 @@ __device__ Count atom_add_release_gpu(Count* addr, Count value)
   {
     asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(addr), "r"(value) : "memory");
   }
-  else if constexpr (target_ok)
+  else if constexpr (target_ok && sizeof(Count) == 8)
   {
     asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(addr), "l"(value) : "memory");
   }

@@ -1,0 +1,43 @@
+// R17, R18 for ptxw/last_block.h: a ticket exists only as the view of an initialised
+// last_block_ticket_host (a default-made one does not compile), and counts with atom.add.u32 or
+// .u64 (a signed or narrower count type does not compile). One target: the gates are the types'.
+// REQUIRES: target-sm_90a
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_DEFAULT_TICKET %s 2>&1 | FileCheck %s --check-prefix=DEFAULT_TICKET
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_SIGNED_COUNT %s 2>&1 | FileCheck %s --check-prefix=SIGNED_COUNT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_NARROW_COUNT %s 2>&1 | FileCheck %s --check-prefix=NARROW_COUNT
+//
+// Without a CASE the file compiles: both count types, the block and the cluster form.
+
+#include <ptxw/last_block.h>
+
+__global__ void last_block_rules(long long* out, ptxw::last_block_ticket<> t32,
+                                 ptxw::last_block_ticket<unsigned long long> t64)
+{
+  if (ptxw::last_block(t32) && ptxw::last_cluster(t64))
+  {
+    *out = 1;
+  }
+
+#if defined(CASE_DEFAULT_TICKET)
+  // DEFAULT_TICKET: error: static assertion failed with "ptxw: R17 initialised: a last_block_ticket comes only from last_block_ticket_host::view()
+  // DEFAULT_TICKET: at line [[#@LINE+2]] of
+  // DEFAULT_TICKET: 1 error detected in the compilation of
+  ptxw::last_block_ticket<> uninitialised;
+  (void) ptxw::last_block(uninitialised);
+#endif
+
+#if defined(CASE_SIGNED_COUNT)
+  // SIGNED_COUNT: error: static assertion failed with "ptxw: R18 in range: a ticket counts with atom.add.u32 or .u64
+  // SIGNED_COUNT: at line [[#@LINE+2]] of
+  // SIGNED_COUNT: 1 error detected in the compilation of
+  (void) ptxw::last_block(*reinterpret_cast<const ptxw::last_block_ticket<int>*>(out));
+#endif
+
+#if defined(CASE_NARROW_COUNT)
+  // NARROW_COUNT: error: static assertion failed with "ptxw: R18 in range: a ticket counts with atom.add.u32 or .u64
+  // NARROW_COUNT: at line [[#@LINE+2]] of
+  // NARROW_COUNT: 1 error detected in the compilation of
+  (void) ptxw::last_block(*reinterpret_cast<const ptxw::last_block_ticket<unsigned short>*>(out));
+#endif
+}
