@@ -197,6 +197,7 @@ class Bench
   unsigned sms_ = 0, resident_ = 0;
   double mhz_ = 0, bandwidth_gbs_ = 0;
   ptxw::clc::scheduler scheduler_;
+  ptxw::work_queue_host<unsigned> queue_;
   std::vector<Strategy> strategies_ = strategies();
   // Device buffers, sized for the items.
   long long* cost_       = nullptr;
@@ -215,7 +216,14 @@ public:
   explicit Bench(Options o)
       : o_(std::move(o))
       , scheduler_(o_.items)
+      , queue_(o_.items)
   {
+    std::vector<unsigned> items(o_.items);
+    for (unsigned i = 0; i < o_.items; ++i)
+    {
+      items[i] = i;
+    }
+    queue_.fill(items);
     cudaDeviceProp prop{};
     SCHED_CHECK(cudaGetDeviceProperties(&prop, 0));
     sms_ = prop.multiProcessorCount;
@@ -250,9 +258,12 @@ public:
       SCHED_CHECK(cudaFuncGetAttributes(&a, kernel));
       return std::to_string(n) + "/SM (" + std::to_string(a.numRegs) + " registers)";
     };
-    std::printf("occupancy: one block per item %s, grid-stride %s, atomic queue %s, CCCL %s, ptxw block %s, "
-                "ptxw emulated %s, ptxw cluster %s\n",
+    std::printf("occupancy: one block per item %s, grid-stride %s, atomic queue %s, ptxw work queue fetch %s, "
+                "fetch<8> %s, prefetching %s, prefetching<8> %s, CCCL %s, ptxw block %s, ptxw emulated %s, "
+                "ptxw cluster %s\n",
                 occupancy(one_per_item).c_str(), occupancy(grid_stride).c_str(), occupancy(atomic_queue).c_str(),
+                occupancy(queue_fetch<1>).c_str(), occupancy(queue_fetch<8>).c_str(),
+                occupancy(queue_for_each<1>).c_str(), occupancy(queue_for_each<8>).c_str(),
                 occupancy(cccl).c_str(), occupancy(ptxw_block<ptxw::clc::automatic_t>).c_str(),
                 occupancy(ptxw_block<ptxw::clc::emulated_t>).c_str(),
                 occupancy(ptxw_cluster<ptxw::clc::automatic_t>).c_str());
@@ -282,8 +293,9 @@ public:
     SCHED_CHECK(cudaMemset(next_, 0, sizeof(unsigned)));
     SCHED_CHECK(cudaMemset(counts_, 0, sizeof(Counts)));
     SCHED_CHECK(cudaMemset(cta_ids_, 0, sizeof(unsigned)));
+    queue_.reset();
     SCHED_CHECK(cudaDeviceSynchronize());
-    Launch l{o_.threads, resident_, next_, &scheduler_, 0};
+    Launch l{o_.threads, resident_, next_, &scheduler_, queue_.view(), 0};
     cudaEvent_t start, stop;
     SCHED_CHECK(cudaEventCreate(&start));
     SCHED_CHECK(cudaEventCreate(&stop));

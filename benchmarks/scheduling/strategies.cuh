@@ -7,6 +7,7 @@
 #include "work.cuh"
 
 #include <ptxw/clc_host.h>
+#include <ptxw/work_queue_host.h>
 #include <ptxw/work_stealing.h>
 
 #include <cuda/work_stealing>
@@ -60,6 +61,32 @@ __global__ SCHED_BOUNDS void atomic_queue(Work w, unsigned* next)
   }
 }
 
+// ptxw's block work queue (ptxw/work_queue.h) over the items 0..n-1, as many blocks as fit: the
+// plain form (fetch: claim, then work) and the prefetching one (for_each_item: the next claim in
+// flight during the work), one item per atomic or batches of up to K.
+template <unsigned K>
+__global__ SCHED_BOUNDS void queue_fetch(Work w, ptxw::work_queue<unsigned> q)
+{
+  __shared__ ptxw::queue_slot slot;
+  Cta cta(w);
+  cta.prologue();
+  auto c = ptxw::open_queue<K>(slot, q);
+  while (auto it = c.fetch())
+  {
+    cta.item(*it);
+  }
+}
+
+template <unsigned K>
+__global__ SCHED_BOUNDS void queue_for_each(Work w, ptxw::work_queue<unsigned> q)
+{
+  Cta cta(w);
+  cta.prologue();
+  ptxw::for_each_item<K>(q, [&](unsigned i) {
+    cta.item(i);
+  });
+}
+
 // CCCL's cuda::for_each_canceled_block, the prologue outside the lambda as its documentation says.
 // Below sm_100 it runs the block's own index once: one block per item.
 __global__ SCHED_BOUNDS void cccl(Work w)
@@ -106,6 +133,7 @@ struct Launch
   unsigned resident; // CTAs of this block size the GPU holds at once
   unsigned* next; // a zeroed counter, for atomic_queue
   ptxw::clc::scheduler* scheduler;
+  ptxw::work_queue<unsigned> queue; // the items 0..n-1, reset before each launch
   unsigned grid; // CTAs launched (filled in by the strategy)
 };
 
@@ -137,6 +165,30 @@ inline std::vector<Strategy> strategies()
      [](const Work& w, Launch& l) {
        l.grid = l.resident;
        atomic_queue<<<l.resident, l.threads>>>(w, l.next);
+       return cudaGetLastError();
+     }},
+    {"ptxw work queue, fetch", 1, false,
+     [](const Work& w, Launch& l) {
+       l.grid = l.resident;
+       queue_fetch<1><<<l.resident, l.threads>>>(w, l.queue);
+       return cudaGetLastError();
+     }},
+    {"ptxw work queue, fetch, batches of 8", 1, false,
+     [](const Work& w, Launch& l) {
+       l.grid = l.resident;
+       queue_fetch<8><<<l.resident, l.threads>>>(w, l.queue);
+       return cudaGetLastError();
+     }},
+    {"ptxw work queue, prefetching", 1, false,
+     [](const Work& w, Launch& l) {
+       l.grid = l.resident;
+       queue_for_each<1><<<l.resident, l.threads>>>(w, l.queue);
+       return cudaGetLastError();
+     }},
+    {"ptxw work queue, prefetching, batches of 8", 1, false,
+     [](const Work& w, Launch& l) {
+       l.grid = l.resident;
+       queue_for_each<8><<<l.resident, l.threads>>>(w, l.queue);
        return cudaGetLastError();
      }},
     {"CCCL for_each_canceled_block", 1, false,

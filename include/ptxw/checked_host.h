@@ -42,6 +42,17 @@ inline const char* rule_name(unsigned rule)
       return "R13 the grid has more dimensions than for_each_canceled_block's Rank";
     case 14:
       return "R14 the launch is not the prepared grid or a prefix of it";
+    case 15:
+      return "R15 not every thread of the block called (observed: how many did), or a block called last_block twice "
+             "(phase 2)";
+    case 16:
+      return "R16 a last-block ticket used by a second launch while another uses it (observed: its %gridid)";
+    case 17:
+      return "R17 a ticket or queue whose memory was not initialised (observed: the tag found)";
+    case 18:
+      return "R18 more blocks than the ticket's count type counts (observed: the high word of the count)";
+    case 19:
+      return "R19 the item of a fetch that returned no item";
     default:
       return "unknown rule";
   }

@@ -1,0 +1,319 @@
+// One-launch reduction with ptxw::last_block against cub::DeviceReduce::Sum, measured side by side.
+//
+//   ptxw_bench_last_block_reduce [--reps R] [--max N]
+//
+// int32 inputs, int64 sums (CUB's accumulator for an int64 output is int64 too), n = 10^3 .. 10^9.
+// ptxw: one kernel -- a vectorised grid-stride sum per block (4 int4 loads in flight per thread),
+// the partial of each block, and the merge in the block that arrives last (ptxw/last_block.h).
+// CUB: its two-phase call with its own temporary storage, allocated once before timing (what a user
+// keeps between calls); for more than one tile it launches two kernels. Each is timed two ways, the
+// two interleaved: the latency of one call (events around it, median of R) and the time per call of
+// a stream of back-to-back calls (events around many, best of 5). Every result of every timed call
+// is checked against the host's exact sum; a wrong one makes the exit code 1.
+#include <ptxw/last_block_host.h>
+
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+#define BENCH_CHECK(expr)                                                                                              \
+  do                                                                                                                   \
+  {                                                                                                                    \
+    const cudaError_t e_ = (expr);                                                                                     \
+    if (e_ != cudaSuccess)                                                                                             \
+    {                                                                                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString(e_));                    \
+      std::exit(2);                                                                                                    \
+    }                                                                                                                  \
+  } while (0)
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kUnroll  = 4; // int4 loads in flight per thread and iteration: 16 ints
+
+__host__ __device__ int value_at(unsigned long long i)
+{
+  unsigned long long x = i * 0x9e3779b97f4a7c15ull;
+  x ^= x >> 31;
+  return static_cast<int>(static_cast<unsigned>(x)); // the whole int range
+}
+
+__global__ void fill(int* in, unsigned long long n)
+{
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
+  {
+    in[i] = value_at(i);
+  }
+}
+
+// The block's sum, in thread 0.
+__device__ long long block_sum(long long v)
+{
+  __shared__ long long warps[kThreads / 32];
+  for (int offset = 16; offset > 0; offset /= 2)
+  {
+    v += __shfl_down_sync(~0u, v, offset);
+  }
+  if (threadIdx.x % 32 == 0)
+  {
+    warps[threadIdx.x / 32] = v;
+  }
+  __syncthreads();
+  long long s = 0;
+  if (threadIdx.x < 32)
+  {
+    s = threadIdx.x < kThreads / 32 ? warps[threadIdx.x] : 0;
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+      s += __shfl_down_sync(~0u, s, offset);
+    }
+  }
+  return s;
+}
+
+__global__ __launch_bounds__(kThreads) void last_block_sum(const int* __restrict__ in, unsigned long long n,
+                                                           long long* partials, long long* out,
+                                                           ptxw::last_block_ticket<> ticket)
+{
+  const auto* in4                  = reinterpret_cast<const int4*>(in);
+  const unsigned long long vectors = n / 4;
+  const unsigned long long stride  = static_cast<unsigned long long>(gridDim.x) * kThreads;
+  unsigned long long i             = blockIdx.x * static_cast<unsigned long long>(kThreads) + threadIdx.x;
+  long long sum                    = 0;
+  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride)
+  {
+    int4 v[kUnroll];
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+    {
+      v[u] = __ldg(in4 + i + u * stride);
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+    {
+      sum += static_cast<long long>(v[u].x) + v[u].y + static_cast<long long>(v[u].z) + v[u].w;
+    }
+  }
+  for (; i < vectors; i += stride)
+  {
+    const int4 v = __ldg(in4 + i);
+    sum += static_cast<long long>(v.x) + v.y + static_cast<long long>(v.z) + v.w;
+  }
+  for (unsigned long long j = vectors * 4 + blockIdx.x * static_cast<unsigned long long>(kThreads) + threadIdx.x;
+       j < n; j += stride)
+  {
+    sum += in[j];
+  }
+  sum = block_sum(sum);
+  if (threadIdx.x == 0)
+  {
+    partials[blockIdx.x] = sum;
+  }
+  if (ptxw::last_block(ticket))
+  {
+    long long total = 0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
+    {
+      total += partials[b];
+    }
+    __syncthreads(); // block_sum's shared memory is reused
+    total = block_sum(total);
+    if (threadIdx.x == 0)
+    {
+      *out = total;
+    }
+  }
+}
+
+struct Options
+{
+  int reps                 = 51;
+  unsigned long long max_n = 1000000000ull;
+};
+
+struct Timing
+{
+  double latency_us; // one call, median
+  double stream_us; // per call, back to back, best of 5
+};
+
+class Bench
+{
+  Options o_;
+  unsigned resident_ = 0;
+  int* in_           = nullptr;
+  long long* partials_ = nullptr;
+  long long* out_      = nullptr; // one slot per timed call
+  void* cub_temp_      = nullptr;
+  std::size_t cub_bytes_ = 0;
+  ptxw::last_block_ticket_host<> ticket_;
+  cudaEvent_t start_, stop_;
+  static constexpr unsigned kSlots = 4096;
+
+public:
+  explicit Bench(Options o)
+      : o_(o)
+  {
+    cudaDeviceProp prop{};
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    int per_sm = 0;
+    BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, last_block_sum, kThreads, 0));
+    resident_ = static_cast<unsigned>(per_sm) * prop.multiProcessorCount;
+    std::printf("%s, %d SMs, %u resident blocks of %u threads for the ptxw kernel; int32 in, int64 sum\n", prop.name,
+                prop.multiProcessorCount, resident_, kThreads);
+    BENCH_CHECK(cudaMalloc(&in_, o_.max_n * sizeof(int)));
+    BENCH_CHECK(cudaMalloc(&partials_, resident_ * sizeof(long long)));
+    BENCH_CHECK(cudaMalloc(&out_, kSlots * sizeof(long long)));
+    fill<<<4096, 256>>>(in_, o_.max_n);
+    BENCH_CHECK(cudaDeviceSynchronize());
+    BENCH_CHECK(cudaEventCreate(&start_));
+    BENCH_CHECK(cudaEventCreate(&stop_));
+  }
+
+  unsigned grid(unsigned long long n) const
+  {
+    const unsigned long long tile  = kThreads * kUnroll * 4ull;
+    const unsigned long long tiles = (n + tile - 1) / tile;
+    return static_cast<unsigned>(std::min<unsigned long long>(tiles, resident_));
+  }
+
+  void ptxw_call(unsigned long long n, long long* out)
+  {
+    last_block_sum<<<grid(n), kThreads>>>(in_, n, partials_, out, ticket_.view());
+  }
+
+  void cub_call(unsigned long long n, long long* out)
+  {
+    BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_, cub_bytes_, in_, out, static_cast<int>(n)));
+  }
+
+  template <class Call>
+  Timing time(unsigned long long n, Call call, unsigned stream_calls)
+  {
+    std::vector<double> latency;
+    for (int r = 0; r < o_.reps; ++r)
+    {
+      BENCH_CHECK(cudaEventRecord(start_));
+      call(n, out_ + r);
+      BENCH_CHECK(cudaEventRecord(stop_));
+      BENCH_CHECK(cudaEventSynchronize(stop_));
+      float ms = 0;
+      BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      latency.push_back(ms * 1000.0);
+    }
+    std::nth_element(latency.begin(), latency.begin() + latency.size() / 2, latency.end());
+    double best = 1e30;
+    for (int r = 0; r < 5; ++r)
+    {
+      BENCH_CHECK(cudaEventRecord(start_));
+      for (unsigned k = 0; k < stream_calls; ++k)
+      {
+        call(n, out_ + o_.reps + k);
+      }
+      BENCH_CHECK(cudaEventRecord(stop_));
+      BENCH_CHECK(cudaEventSynchronize(stop_));
+      float ms = 0;
+      BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      best = std::min(best, ms * 1000.0 / stream_calls);
+    }
+    return {latency[latency.size() / 2], best};
+  }
+
+  // Results of the last time(): all equal to the exact sum.
+  unsigned wrong(long long expected, unsigned calls)
+  {
+    std::vector<long long> got(calls);
+    BENCH_CHECK(cudaMemcpy(got.data(), out_, calls * sizeof(long long), cudaMemcpyDeviceToHost));
+    unsigned bad = 0;
+    for (long long g : got)
+    {
+      bad += g != expected;
+    }
+    return bad;
+  }
+
+  int run()
+  {
+    unsigned total_wrong = 0;
+    std::printf("\n%12s %7s | %10s %10s %7s | %10s %10s %7s %9s | %s\n", "n", "blocks", "ptxw us", "CUB us", "ratio",
+                "ptxw us/c", "CUB us/c", "ratio", "ptxw GB/s", "checks");
+    std::printf("%12s %7s | %30s | %38s |\n", "", "", "one call (median)", "back to back (per call, best of 5)");
+    for (unsigned long long n = 1000; n <= o_.max_n; n *= 10)
+    {
+      long long expected = 0;
+      for (unsigned long long i = 0; i < n; ++i)
+      {
+        expected += value_at(i);
+      }
+      std::size_t bytes = 0;
+      BENCH_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in_, out_, static_cast<int>(n)));
+      if (bytes > cub_bytes_)
+      {
+        BENCH_CHECK(cudaFree(cub_temp_));
+        BENCH_CHECK(cudaMalloc(&cub_temp_, bytes));
+        cub_bytes_ = bytes;
+      }
+      const unsigned calls = n <= 1000000 ? 2000u : n <= 10000000 ? 400u : n <= 100000000 ? 60u : 12u;
+      const unsigned slots = o_.reps + calls;
+      // Warm-up, then the two interleaved: ptxw, CUB, ptxw, CUB.
+      ptxw_call(n, out_);
+      cub_call(n, out_);
+      BENCH_CHECK(cudaDeviceSynchronize());
+      Timing p = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
+      unsigned bad = wrong(expected, slots);
+      Timing c = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);
+      bad += wrong(expected, slots);
+      const Timing p2 = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
+      bad += wrong(expected, slots);
+      const Timing c2 = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);
+      bad += wrong(expected, slots);
+      p = {std::min(p.latency_us, p2.latency_us), std::min(p.stream_us, p2.stream_us)};
+      c = {std::min(c.latency_us, c2.latency_us), std::min(c.stream_us, c2.stream_us)};
+      total_wrong += bad;
+      std::printf("%12llu %7u | %10.2f %10.2f %7.3f | %10.2f %10.2f %7.3f %9.0f | %s\n", n, grid(n), p.latency_us,
+                  c.latency_us, p.latency_us / c.latency_us, p.stream_us, c.stream_us, p.stream_us / c.stream_us,
+                  n * sizeof(int) / (p.stream_us * 1e3), bad ? (std::to_string(bad) + " WRONG").c_str() : "ok");
+    }
+    std::printf("\nratio = ptxw / CUB (below 1: ptxw faster). Every result checked against the host's exact sum: %s\n",
+                total_wrong ? "WRONG RESULTS" : "all exact");
+    return total_wrong ? 1 : 0;
+  }
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  Options o;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc)
+    {
+      o.reps = std::min(1000, std::max(1, std::atoi(argv[++i])));
+    }
+    else if (a == "--max" && i + 1 < argc)
+    {
+      o.max_n = std::min(2000000000ull, std::strtoull(argv[++i], nullptr, 10)); // CUB gets an int count
+    }
+    else
+    {
+      std::fprintf(stderr, "usage: ptxw_bench_last_block_reduce [--reps R] [--max N]\n");
+      return 2;
+    }
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+  {
+    std::printf("no CUDA device\n");
+    return 2;
+  }
+  Bench bench(o);
+  return bench.run();
+}
