@@ -13,21 +13,19 @@
 //   ptxw::for_each_item<4>(q, [&](const job& j) { process(j); });
 //
 // fetch() hands every thread of the block the same item, or "no item" once the queue is exhausted
-// (an explicit state, not a sentinel value); an empty item reads as nothing (R19). The item is
-// fetch()'s return value -- a copy in registers, never a reference into shared memory -- so the race
-// of the hand-written queue, where a second fetch overwrote the shared item a slow thread still
-// read, cannot be written. Inside, the leader hands a range of indices over through one of two
-// alternating shared-memory buffers: one barrier per fetch, which also separates consecutive items
-// (the user's shared memory may be reused between them).
+// (an explicit state, not a sentinel). The item is a copy in registers, never a reference into
+// shared memory, so the hand-written queue's race (a second fetch overwrites the shared item a slow
+// thread still reads) cannot be written (R19). The leader hands ranges of indices over through two
+// alternating shared buffers: one barrier per fetch, which also separates consecutive items.
 //
-// Batches: K items per atomic (K in [1, 32]) amortise the atomic -- one address sustains about
-// 1.35e9 atomics/s on an H100, fewer than 1 us items on every block ask for -- but a block then holds
-// up to K items: K = 1 for long or very uneven items. The last batches shrink to what is left per
-// block (a quarter of it), so that the end of the queue stays balanced.
+// Batches of up to K items per atomic (K in [1, 32]) amortise the atomic and the hand-over (the
+// persistent atomic queue spends about 480 ns between two 1 us items on an H100, docs/scheduling.md).
+// Long items must not pile up on few blocks (a hot spot): the leader sizes each batch to about 16 us
+// at the pace it measured between its claims -- one item while items take 8 us or more -- and to at
+// most a quarter of what is left per block, so that the end of the queue stays balanced.
 //
-// Checked mode (PTXW_CHECKED) reports a fetch that not every thread of the block made (R15; the
-// block then stops), a queue whose memory was not initialised (R17; no items) and the read of an
-// empty item (R19; a value-initialised T).
+// Checked mode (PTXW_CHECKED) reports a fetch not every thread of the block made (R15; the block
+// stops), a queue whose memory was not initialised (R17; no items), the read of no item (R19; T{}).
 #pragma once
 
 #include <ptxw/checked.h>
@@ -65,10 +63,10 @@ class work_queue
 {
   static_assert(detail::queue_item_ok<T>, "ptxw: R18 in range: a queue's items are copied by cudaMemcpy and "
                                           "returned by value: T must be trivially copyable and default-constructible");
-  const T* items_;
-  unsigned long long size_;
-  work_queue_state* state_;
-  const checked::sink* sink_;
+  const T* items_            = nullptr;
+  unsigned long long size_   = 0;
+  work_queue_state* state_   = nullptr;
+  const checked::sink* sink_ = nullptr;
 
   struct from_host
   {};
@@ -86,18 +84,9 @@ class work_queue
 public:
   template <class Dep = void>
   __host__ __device__ work_queue()
-      : items_(nullptr)
-      , size_(0)
-      , state_(nullptr)
-      , sink_(nullptr)
   {
     static_assert(detail::dependent_false<Dep>, "ptxw: R17 initialised: a work_queue comes only from "
                                                 "work_queue_host::view(), which owns and initialises its memory");
-  }
-
-  __host__ __device__ unsigned long long size() const noexcept
-  {
-    return size_;
   }
 };
 
@@ -114,6 +103,12 @@ class item
 
   template <class U, unsigned K>
   friend class detail::queue_cursor;
+  __device__ explicit item([[maybe_unused]] const checked::sink* sink) // no item; the cursor fills one in
+  {
+#if PTXW_CHECKED
+    sink_ = sink;
+#endif
+  }
 
 public:
   __device__ explicit operator bool() const noexcept
@@ -177,14 +172,20 @@ class queue_cursor
   unsigned long long next_ = 0, end_ = 0; // the batch in hand
   ::cuda::std::uint32_t buffer_ = 0;
   bool done_                    = false;
+  unsigned long long walked_    = 0; // items of the batch in hand: walked by the next claim (the pace)
+  ::cuda::std::uint32_t last_claim_ = 0, pace_ = 0; // the leader's clock at its last claim; cycles per item
 
-  __device__ static bool leads()
+  __device__ static bool leads() // (the twins in tests/codegen/work_queue spell these two alike)
   {
     return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
   }
 
-  // Items for the next atomic: K, or a quarter of what is left per block near the end.
-  __device__ unsigned long long batch() const
+  // Items for the next atomic, `walked` items after the last one: one while items are long; for
+  // short ones as many as last about kPaceCycles at the recent pace (a running average of cycles
+  // per item), at most K, and at most a quarter of what is left per block, so that neither a run of
+  // long items after short ones (a hot spot) nor the end of the queue piles up on one block.
+  static constexpr ::cuda::std::uint32_t kPaceCycles = 32000; // ~16 us at 2 GHz
+  __device__ unsigned long long batch([[maybe_unused]] unsigned long long walked)
   {
     if constexpr (K == 1)
     {
@@ -192,9 +193,16 @@ class queue_cursor
     }
     else
     {
-      const unsigned long long blocks = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
-      const unsigned long long left   = q_.size_ > end_ ? (q_.size_ - end_) / (4 * blocks) : 0;
-      return left < 1 ? 1 : left < K ? left : K;
+      const auto now      = static_cast<::cuda::std::uint32_t>(clock());
+      const bool measured = last_claim_ != 0 && walked != 0;
+      const auto per_item = measured ? static_cast<::cuda::std::uint32_t>((now - last_claim_) / walked) : 0u;
+      last_claim_         = now | 1u;
+      pace_               = !measured ? pace_ : pace_ == 0 ? per_item : pace_ - pace_ / 4 + per_item / 4;
+      const unsigned long long by_pace = pace_ == 0 || pace_ >= kPaceCycles / 2 ? 1 : kPaceCycles / pace_;
+      const unsigned long long blocks  = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+      const unsigned long long by_left = q_.size_ > end_ ? (q_.size_ - end_) / (4 * blocks) : 0;
+      const unsigned long long k       = by_pace < by_left ? by_pace : by_left;
+      return k < 1 ? 1 : k < K ? k : K;
     }
   }
 
@@ -203,12 +211,11 @@ class queue_cursor
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
   }
 
-  // What a lane of the first warp adds to the cursor: the batch for the leader, 0 for the others.
-  // (A value the same in every lane lets ptxas aggregate the atomic over the warp, and a shuffle of
-  // its result would then wait for it right after the atomic.)
-  __device__ unsigned long long claim_size(bool leader) const
+  // What a lane of the first warp adds to the cursor: the batch for the leader, 0 for the others
+  // (the same value in every lane lets ptxas aggregate the atomic, whose result it then shuffles at once).
+  __device__ unsigned long long claim_size(bool leader, unsigned long long walked)
   {
-    return leader ? batch() : 0;
+    return leader ? batch(walked) : 0;
   }
 
   // The barrier of a fetch. Checked: every thread of the block takes part (R15).
@@ -218,10 +225,10 @@ class queue_cursor
     const auto callers = static_cast<::cuda::std::uint32_t>(__syncthreads_count(1));
     if (callers != blockDim.x * blockDim.y * blockDim.z)
     {
-      const ::cuda::std::uint32_t lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u;
-      if (lane == static_cast<::cuda::std::uint32_t>(__ffs(__activemask()) - 1)) // one report per calling warp
+      if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u
+          == static_cast<::cuda::std::uint32_t>(__ffs(__activemask()) - 1)) // one report per calling warp
       {
-        checked::report(q_.sink_, 15, smem_of(slot_), 0, callers);
+        checked::report(q_.sink_, 15, where(), 0, callers);
       }
       return false;
     }
@@ -232,16 +239,16 @@ class queue_cursor
   }
 
 #if PTXW_CHECKED
-  __device__ static ::cuda::std::uint32_t smem_of(const void* p)
+  __device__ ::cuda::std::uint32_t where() const // the slot's shared-memory address, for reports
   {
-    return static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(p));
+    return static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(slot_));
   }
   // R17, by the leader before its first claim: false where the queue is not initialised.
   __device__ bool initialised() const
   {
     if (q_.state_ == nullptr || q_.state_->tag != queue_tag)
     {
-      checked::report(q_.sink_, 17, smem_of(slot_), 0, q_.state_ == nullptr ? 0u : q_.state_->tag);
+      checked::report(q_.sink_, 17, where(), 0, q_.state_ == nullptr ? 0u : q_.state_->tag);
       return false;
     }
     return true;
@@ -263,28 +270,11 @@ class queue_cursor
     end_    = slot_->range_[buffer_][1];
     buffer_ ^= 1u;
     done_   = next_ == end_;
+    if constexpr (K > 1)
+    {
+      walked_ = end_ - next_;
+    }
     return !done_;
-  }
-
-  __device__ item<T> make(unsigned long long i) const
-  {
-    item<T> it;
-    it.value_   = q_.items_[i];
-    it.index_   = i;
-    it.present_ = true;
-#if PTXW_CHECKED
-    it.sink_ = q_.sink_;
-#endif
-    return it;
-  }
-
-  __device__ item<T> none() const
-  {
-    item<T> it;
-#if PTXW_CHECKED
-    it.sink_ = q_.sink_;
-#endif
-    return it;
   }
 
 public:
@@ -298,7 +288,7 @@ public:
   {
     if (done_)
     {
-      return none();
+      return item<T>(q_.sink_);
     }
     if (next_ == end_)
     {
@@ -309,7 +299,7 @@ public:
 #if PTXW_CHECKED
         ok = leader && initialised();
 #endif
-        const unsigned long long count = claim_size(leader);
+        const unsigned long long count = claim_size(leader, walked_);
         unsigned long long first       = 0;
         isa::atom_add_relaxed_gpu_if(ok, &q_.state_->cursor, count, first);
         if (leader)
@@ -323,15 +313,19 @@ public:
       if (!sync() || !take())
       {
         done_ = true;
-        return none();
+        return item<T>(q_.sink_);
       }
     }
     else if (!sync())
     {
       done_ = true;
-      return none();
+      return item<T>(q_.sink_);
     }
-    return make(next_++);
+    item<T> it(q_.sink_);
+    it.value_   = q_.items_[next_];
+    it.index_   = next_++;
+    it.present_ = true;
+    return it;
   }
 
   // The prefetching loop (for_each_item): the claim of the next batch is issued before this
@@ -346,10 +340,11 @@ public:
 #if PTXW_CHECKED
     ok = __syncthreads_or(leader && !initialised()) == 0;
 #endif
-    unsigned long long claim = 0;
+    unsigned long long claim = 0, walked = 0; // walked: items of the batch walked since the last claim
     while (ok)
     {
-      const unsigned long long count = claim_size(leader);
+      const unsigned long long count = claim_size(leader, walked);
+      walked                         = end_ - next_;
       if (warp0)
       {
         isa::atom_add_relaxed_gpu_if(leader, &q_.state_->cursor, count, claim);
