@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What needs a GPU, in one go: the runtime suite, compute-sanitizer (memcheck, racecheck, synccheck)
-# on conforming cluster launch control tests of both Hopper backends, and the benchmarks. Logs and
-# results go to OUT_DIR; the summary lines to stdout.
+# on conforming cluster launch control tests of both Hopper backends and on the inter-block
+# primitives, and the benchmarks. Logs and results go to OUT_DIR; the summary lines to stdout.
 #
 #   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR [--no-benchmarks]
 set -uo pipefail
@@ -18,7 +18,9 @@ echo "runtime suite: exit $?"
 grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/runtime.log"
 
 # Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
+# The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
 conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
+conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
 for tool in memcheck racecheck synccheck; do
   PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
     "$tests" --gtest_filter="$conforming" > "$out/sanitizer-$tool.log" 2>&1
@@ -39,3 +41,6 @@ echo "scheduling benchmark (256 threads): exit $?"
 gzip -9f "$out/sched128/timelines.txt"
 "$build/benchmarks/ptxw_bench_sched_costs" > "$out/sched-costs.txt" 2>&1
 echo "scheduling costs: exit $?"
+# The one-launch reduction with ptxw::last_block against cub::DeviceReduce::Sum (docs/inter_block.md).
+"$build/benchmarks/ptxw_bench_last_block_reduce" > "$out/last-block-reduce.txt" 2>&1
+echo "last-block reduction benchmark: exit $?"
