@@ -41,7 +41,7 @@ __global__ void clc_r2_decode(unsigned* out, ptxw::clc::context<> ctx)
 #endif
 
 #if defined(CASE_CANCELED_BLOCK)
-  // CANCELED_BLOCK: clc_r2_decode.cu([[#@LINE+2]]): error: "ptxw::{{(un)?checked_mode}}::clc::canceled_block<Cast>::canceled_block(uint3) noexcept [with Cast=ptxw::{{(un)?checked_mode}}::clc::cta_t]" (declared at line {{[0-9]+}} of {{.*}}clc.h) is inaccessible
+  // CANCELED_BLOCK: clc_r2_decode.cu([[#@LINE+2]]): error: "ptxw::{{(un)?checked_mode}}::clc::canceled_block<Cast>::canceled_block(uint3) noexcept [with Cast=ptxw::{{(un)?checked_mode}}::clc::cta_t]" (declared at line {{[0-9]+}} of {{.*}}response.h) is inaccessible
   // CANCELED_BLOCK: 1 error detected in the compilation of
   ptxw::clc::canceled_block<ptxw::clc::cta_t> made_up(uint3{0u, 0u, 0u});
   out[3] = made_up.x();

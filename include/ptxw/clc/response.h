@@ -1,0 +1,182 @@
+// ptxw/clc/response.h: what a wait() of cluster launch control gives its caller -- one response,
+// the block index inside it (only on success, R2), and what is left after a failure (R1).
+//
+// clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 and .get_first_ctaid::{x,y,z}.b32.b128
+// decode it on hardware (ptxw/clc/hardware.h); the software backends write the same encoding and
+// decode it themselves (ptxw/clc/backend.h).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/clc/backend.h>
+#include <ptxw/clc/checks.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace clc {
+template <class Cast, class Backend>
+class handle;
+
+// A handle after its CTA observed a failed response (R1): what is left is waiting, not requesting.
+template <class Handle>
+class exhausted
+{
+  Handle& handle_;
+
+public:
+  __device__ explicit exhausted(Handle& h) noexcept
+      : handle_(h)
+  {}
+
+  template <class Submitter>
+  __device__ void request(const Submitter&)
+  {
+    static_assert(::ptxw::detail::dependent_false<Submitter>, "ptxw: R1 failed request: this CTA observed a "
+                                                              "failed cancellation response; another try_cancel "
+                                                              "is undefined behaviour");
+  }
+
+  // A failed response names no block (R2): these exist only to say so.
+  template <class Dep = void>
+  __device__ uint3 ctaid() const
+  {
+    static_assert(::ptxw::detail::dependent_false<Dep>, "ptxw: R2 no decode of failure: the response failed and "
+                                                        "names no block; decoding it is undefined behaviour");
+    return {0u, 0u, 0u};
+  }
+  template <class Dep = void>
+  __device__ uint3 first_ctaid() const
+  {
+    return ctaid<Dep>();
+  }
+  template <class Dep = void>
+  __device__ unsigned x() const
+  {
+    return ctaid<Dep>().x;
+  }
+  template <class Dep = void>
+  __device__ unsigned y() const
+  {
+    return ctaid<Dep>().y;
+  }
+  template <class Dep = void>
+  __device__ unsigned z() const
+  {
+    return ctaid<Dep>().z;
+  }
+};
+
+// The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
+// the caller to run. It exists only inside the success callback of response::decode (R2).
+template <class Cast>
+class canceled_block
+{
+  uint3 first_;
+
+  template <class C, class H>
+  friend class response;
+
+  __device__ explicit canceled_block(uint3 first) noexcept
+      : first_(first)
+  {}
+
+  static constexpr bool is_cluster = detail::is_cluster<Cast>;
+
+public:
+  // The canceled cluster's first CTA, as the response names it.
+  __device__ uint3 first_ctaid() const noexcept
+  {
+    return first_;
+  }
+
+  // This CTA's block. For cluster_t: the first CTA plus this CTA's position in its cluster (R8);
+  // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
+  __device__ uint3 ctaid() const noexcept
+  {
+    return {x(), y(), z()};
+  }
+  __device__ unsigned x() const noexcept
+  {
+    return first_.x + (is_cluster ? detail::cluster_ctaid<Cast>().x : 0u);
+  }
+  __device__ unsigned y() const noexcept
+  {
+    return first_.y + (is_cluster ? detail::cluster_ctaid<Cast>().y : 0u);
+  }
+  __device__ unsigned z() const noexcept
+  {
+    return first_.z + (is_cluster ? detail::cluster_ctaid<Cast>().z : 0u);
+  }
+};
+
+// One observed response, by value (already read and released by wait()).
+template <class Cast, class Handle>
+class response
+{
+  using decoder = typename Handle::backend_impl;
+
+  uint4 raw_;
+  Handle* handle_;
+
+  template <class C, class B>
+  friend class handle;
+
+  __device__ response(uint4 raw, Handle* h) noexcept
+      : raw_(raw)
+      , handle_(h)
+  {}
+
+public:
+  // clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 (or the emulations' same encoding)
+  [[nodiscard]] __device__ bool is_canceled() const
+  {
+    return decoder::canceled(raw_);
+  }
+
+  // Calls on_canceled(ptxw::clc::canceled_block) if a block was canceled for the caller and returns
+  // whether it was. A failure is remembered: this CTA must not request again (R1).
+  template <class OnCanceled>
+  [[nodiscard]] __device__ bool decode(OnCanceled&& on_canceled) const
+  {
+    if (is_canceled())
+    {
+      on_canceled(canceled_block<Cast>(decoder::first(raw_)));
+      return true;
+    }
+    detail::note_failure(*handle_->slot_);
+    return false;
+  }
+
+  // As above; on failure calls on_failure(ptxw::clc::exhausted<handle>&), whose request() does
+  // not compile (R1).
+  template <class OnCanceled, class OnFailure>
+  [[nodiscard]] __device__ bool decode(OnCanceled&& on_canceled, OnFailure&& on_failure) const
+  {
+    if (decode(on_canceled))
+    {
+      return true;
+    }
+    exhausted<Handle> done(*handle_);
+    on_failure(done);
+    return false;
+  }
+
+  // Escape hatches. raw(): the 16 bytes as written. first_ctaid_unchecked(): the first ctaid
+  // without looking at is_canceled -- undefined on a failed response (R2), which checked mode reports.
+  __device__ uint4 raw() const noexcept
+  {
+    return raw_;
+  }
+  __device__ uint3 first_ctaid_unchecked() const
+  {
+#if PTXW_CHECKED
+    if (!is_canceled())
+    {
+      checked::report(handle_->ctx_.sink, 2, detail::slot_address(*handle_->slot_), handle_->ph_.count(), 0);
+      return {0u, 0u, 0u};
+    }
+#endif
+    return decoder::first(raw_);
+  }
+};
+
+} // namespace clc
+PTXW_NAMESPACE_END
