@@ -72,5 +72,6 @@ __global__ void r12_barrier_scope()
   // GPU_BARRIER: at line [[#@LINE+2]] of
   // GPU_BARRIER: 1 error detected in the compilation of
   __shared__ ptxw::mbarrier<ptx::scope_gpu_t> gbar;
+  (void) gbar.smem_addr(); // used: no unused-variable warning (%nvcc makes warnings errors)
 #endif
 }
