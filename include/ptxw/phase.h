@@ -4,11 +4,13 @@
 // stale or hand-computed parity returns at once on an old phase, or never. A ptxw::phase starts at
 // parity 0 (a freshly initialised barrier is in phase 0), cannot be built from an integer, cannot
 // be copied (a copy is a second, diverging idea of where the barrier is), and only flips inside a
-// wait that observed its phase complete -- exactly once per completed wait.
+// wait that observed its phase complete -- exactly once per completed wait. It belongs to one
+// thread and one barrier.
 #pragma once
 
 #include <ptxw/checked.h>
 #include <ptxw/target.h>
+#include <ptxw/units.h>
 
 PTXW_NAMESPACE_BEGIN
 template <class Scope>
@@ -23,7 +25,9 @@ class phase
   template <class Scope>
   friend class mbarrier;
 
-  __device__ explicit phase(::cuda::std::uint32_t state) noexcept
+  struct state_tag
+  {};
+  __device__ phase(state_tag, ::cuda::std::uint32_t state) noexcept
       : state_(state)
   {}
 
@@ -38,10 +42,21 @@ class phase
 
 public:
   phase() = default;
-  // R6: a copy would be a second, diverging idea of where the barrier is. (Passing a phase where
-  // a (sem, scope) pair goes -- qualifiers come first -- also lands here.)
-  phase(const phase&)            = delete;
-  phase& operator=(const phase&) = delete;
+
+  // R6: a copy is a second, diverging idea of where the barrier is. A phase passed to a wait before
+  // the (sem, scope) pair lands here too, copied into the by-value `sem`.
+  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not copied or moved (a copy is a second, diverging idea of "
+               "where the barrier is): pass it by reference, ptxw::phase&; a wait takes the (sem, scope) pair "
+               "first, then the phase")
+  phase(const phase&);
+  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not assigned (it flips only in a completed wait): use one "
+               "phase per barrier, for the barrier's whole life")
+  phase& operator=(const phase&);
+  template <class T>
+  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not made from an integer: `ptxw::phase ph;` waits for a "
+               "fresh barrier's first phase, `ptxw::phase::preceding()` for the one before it (a producer's "
+               "first wait on a free slot)")
+  phase(T);
 
   // The phase before a fresh barrier's first: a wait on it succeeds at once (PTX counts the
   // immediately preceding phase as complete). A producer's first wait on an "empty" barrier, whose
@@ -49,9 +64,9 @@ public:
   __device__ static phase preceding() noexcept
   {
 #if PTXW_CHECKED
-    return phase(~0u);
+    return phase(state_tag{}, ~0u);
 #else
-    return phase(1u);
+    return phase(state_tag{}, 1u);
 #endif
   }
 
@@ -75,9 +90,9 @@ public:
 };
 
 namespace detail {
-// Ph, as deduced by a forwarding reference, is a non-const phase lvalue.
-template <class Ph>
-inline constexpr bool is_phase_lvalue = is_same_v<Ph, phase&>;
+PTXW_ONLY(phase_arg, phase&,
+          "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per completed wait; a parity "
+          "integer or a temporary phase is how waits end up on the wrong phase");
 } // namespace detail
 
 PTXW_NAMESPACE_END

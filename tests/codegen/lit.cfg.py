@@ -62,6 +62,10 @@ if target.name not in known_targets:
     lit_config.note(f"ptxas {ptxas_version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
 else:
     config.available_features.update(probes.accepted_features(tc, target.name))
+# Diagnostics whose checks are the same C++ on every target (R6, R10-R12: only R9 depends on it) run
+# on one target per family; each case is a compile of its own.
+if target.name in ("sm_90a", "sm_100a", "sm_120a"):
+    config.available_features.add("family-representative")
 
 config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
 if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (tools/ptxwtools/toolchain.py)
