@@ -18,8 +18,9 @@
 //   R10 only the sem/scope combinations the PTX ISA defines for the instruction;
 //   R11 arrival counts (ptxw::arrivals) and transaction bytes (ptxw::tx_bytes) are not interchangeable;
 //   R12 a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier.
-// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11) and a wait
-// that does not complete within PTXW_CHECKED_TIMEOUT_NS (R6), reported instead of hanging.
+// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11), a wait
+// that does not complete within PTXW_CHECKED_TIMEOUT_NS, a phase used on a second barrier or
+// living in shared memory (R6), reported instead of hanging.
 #pragma once
 
 #include <ptxw/checked.h>
@@ -153,7 +154,7 @@ __device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std
 #if PTXW_CHECKED
   if (n < min || n >= (1u << 20))
   {
-    checked::report(nullptr, 11, addr, 0, n);
+    checked::report(nullptr, 11, addr, 0, n, " (a count out of the PTX range; detail: the count)");
   }
 #else
   (void) addr, (void) n, (void) min;
@@ -274,12 +275,16 @@ class mbarrier
     return ptx::mbarrier_try_wait_parity(sem, scope, &word_, parity, hint.ns...);
   }
 
-  // One try_wait or test_wait, `probe(parity)`: on success the phase advances.
+  // One try_wait or test_wait, `probe(parity)`: on success the phase advances. Checked mode checks
+  // the phase's barrier (R6) only then, off the spin of a polling loop; a phase of another barrier
+  // still gets there, its parity being that of this barrier's preceding phase (success at once) or
+  // of its current one.
   template <class Probe>
   __device__ bool probe_phase(phase& ph, Probe probe)
   {
     if (probe(ph.parity()))
     {
+      ph.check_use(smem_addr());
       ph.advance();
       return true;
     }
@@ -291,6 +296,7 @@ class mbarrier
   template <class Sem, class OpScope, class... Hint>
   __device__ void wait_phase(Sem sem, OpScope scope, phase& ph, Hint... hint)
   {
+    ph.check_use(smem_addr());
     const ::cuda::std::uint32_t parity = ph.parity();
 #if PTXW_CHECKED
     if (!try_wait_parity(sem, scope, parity, hint...))
@@ -301,7 +307,8 @@ class mbarrier
       {
         if (tries % 64 == 0 && checked::now_ns() - start > PTXW_CHECKED_TIMEOUT_NS)
         {
-          checked::report(nullptr, 6, smem_addr(), ph.count(), 0);
+          checked::report(nullptr, 6, smem_addr(), ph.count(), 0,
+                          " (a wait that did not complete within PTXW_CHECKED_TIMEOUT_NS)");
         }
       }
     }

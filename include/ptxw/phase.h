@@ -5,10 +5,12 @@
 // parity 0 (a freshly initialised barrier is in phase 0), cannot be built from an integer, cannot
 // be copied (a copy is a second, diverging idea of where the barrier is), and only flips inside a
 // wait that observed its phase complete -- exactly once per completed wait. It belongs to one
-// thread and one barrier.
+// thread (a local variable) and one barrier; checked mode reports a phase in shared memory and a
+// phase that waits on a second barrier.
 #pragma once
 
 #include <ptxw/checked.h>
+#include <ptxw/detail/isa/mapa.h>
 #include <ptxw/target.h>
 #include <ptxw/units.h>
 
@@ -21,6 +23,10 @@ class phase
   // Checked mode counts completed waits (the parity is the low bit), so diagnostics can name the
   // phase; otherwise it is the parity itself.
   ::cuda::std::uint32_t state_ = 0;
+#if PTXW_CHECKED
+  // The barrier of this phase's first wait (shared::cta address); ~0u before it.
+  ::cuda::std::uint32_t barrier_ = ~0u;
+#endif
 
   template <class Scope>
   friend class mbarrier;
@@ -40,8 +46,36 @@ class phase
 #endif
   }
 
+  // Checked mode, before each wait on the barrier at shared::cta address `barrier` (R6). A phase in
+  // shared memory was never initialised and is flipped by every thread that waits; a phase used
+  // on a second barrier flips once per wait on either and leaves both behind. Unchecked: nothing.
+  __device__ void check_use(::cuda::std::uint32_t barrier) noexcept
+  {
+#if PTXW_CHECKED
+    if (__isShared(this)) // folds to false for a local phase: no cost there
+    {
+      checked::report(nullptr, 6, barrier, state_, detail::isa::smem_addr(this),
+                      " (a ptxw::phase in shared memory: declare it as a local variable; detail: its address)");
+    }
+    else if (barrier_ == ~0u)
+    {
+      barrier_ = barrier;
+    }
+    else if (barrier_ != barrier)
+    {
+      checked::report(nullptr, 6, barrier, state_, barrier_,
+                      " (one ptxw::phase waits on two barriers: one phase per barrier; detail: the barrier of its "
+                      "first wait)");
+    }
+#else
+    (void) barrier;
+#endif
+  }
+
 public:
-  phase() = default;
+  // Not constexpr, on purpose: nvcc then warns (#20054, "dynamic initialization is not supported")
+  // about `__shared__ ptxw::phase`, whose initialiser would never run; checked mode reports it.
+  __device__ phase() noexcept {}
 
   // R6: a copy is a second, diverging idea of where the barrier is. A phase passed to a wait before
   // the (sem, scope) pair lands here too, copied into the by-value `sem`.
