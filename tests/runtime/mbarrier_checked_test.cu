@@ -107,6 +107,14 @@ std::string hex(unsigned v)
   return s;
 }
 
+// The R11 report of a count out of the PTX range: the count is its detail.
+void expect_count_report(void (*kernel)(), const char* count)
+{
+  EXPECT_EXIT(launch_and_exit([&] { kernel<<<1, 1>>>(); }), ::testing::ExitedWithCode(kTrapped),
+              std::string("ptxw: R11 violated \\(a count out of the PTX range; detail: the count\\).* detail ") + count
+                + " ");
+}
+
 class MbarrierChecked : public Gpu
 {
 protected:
@@ -150,18 +158,15 @@ TEST_F(MbarrierChecked, R6WaitThatNeverCompletes)
 
 TEST_F(MbarrierChecked, R11ConstantBytesOutOfRange)
 {
-  EXPECT_EXIT(launch_and_exit([] { bytes_out_of_range_kernel<<<1, 1>>>(); }), ::testing::ExitedWithCode(kTrapped),
-              "ptxw: R11 violated \\(a count out of the PTX range; detail: the count\\).* detail 1048576 ");
+  expect_count_report(bytes_out_of_range_kernel, "1048576");
 }
 
 TEST_F(MbarrierChecked, R11NegativeConstantArrivals)
 {
-  EXPECT_EXIT(launch_and_exit([] { negative_arrivals_kernel<<<1, 1>>>(); }), ::testing::ExitedWithCode(kTrapped),
-              "ptxw: R11 violated \\(a count out of the PTX range; detail: the count\\).* detail 4294967168 ");
+  expect_count_report(negative_arrivals_kernel, "4294967168");
 }
 
 TEST_F(MbarrierChecked, R11ZeroArrivalsFromAConstant)
 {
-  EXPECT_EXIT(launch_and_exit([] { zero_arrivals_kernel<<<1, 1>>>(); }), ::testing::ExitedWithCode(kTrapped),
-              "ptxw: R11 violated \\(a count out of the PTX range; detail: the count\\).* detail 0 ");
+  expect_count_report(zero_arrivals_kernel, "0");
 }
