@@ -8,8 +8,8 @@ Kernels compile as a release build (-DNDEBUG, so ptxw's checked mode is off unle
 be rerun by hand.
 
 A correct kernel compiles without a word: `ptxw compile` fails when nvcc or ptxas prints a warning
-or an advisory, unless --allow-warnings (a test that provokes one on purpose) or the source is named
-by --allow-warnings-for (the codegen suite's list of known exceptions, tests/codegen/lit.cfg.py)."""
+or an advisory, unless --allow-warnings (a test that provokes one on purpose, or one of the codegen
+suite's known exceptions, KNOWN_WARNINGS in tests/codegen/lit.cfg.py)."""
 
 import argparse
 import re
@@ -67,8 +67,6 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
     p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
     p.add_argument("--allow-warnings", action="store_true", help="do not fail on warnings and advisories")
-    p.add_argument("--allow-warnings-for", action="append", type=Path, default=[], metavar="SOURCE",
-                   help="do not fail on warnings when compiling SOURCE (repeatable)")
     argv, nvcc_flags = split_nvcc_flags(sys.argv[1:] if argv is None else argv)
     p.epilog = "Arguments after -- go to nvcc."
     a = p.parse_args(argv)
@@ -78,8 +76,7 @@ def main(argv=None):
     except (toolchain.ToolError, targets.UnknownTarget) as e:
         sys.stderr.write(f"ptxw-compile: {e}\n")
         return 1
-    allowed = a.allow_warnings or a.source.resolve() in {f.resolve() for f in a.allow_warnings_for}
-    if warnings and not allowed:
+    if warnings and not a.allow_warnings:
         sys.stderr.write("ptxw-compile: a correct kernel compiles without warnings or advisories; nvcc or ptxas "
                          f"printed for {a.source}:\n" + "".join(f"  {w}\n" for w in warnings))
         return 1
