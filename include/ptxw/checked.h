@@ -73,15 +73,17 @@ __device__ bool bounded_spin(const sink* s, Done&& done)
   return true;
 }
 
-// Record a diagnostic. Without a sink: print it and trap, the only report left.
+// Record a diagnostic. Without a sink: print it, with `what` (which check, what detail holds), and
+// trap, the only report left.
 __device__ inline void report(const sink* s, unsigned rule, ::cuda::std::uint32_t address,
-                              ::cuda::std::uint32_t phase, ::cuda::std::uint32_t detail = 0)
+                              ::cuda::std::uint32_t phase, ::cuda::std::uint32_t detail = 0, const char* what = "")
 {
   if (s == nullptr || s->records == nullptr)
   {
-    printf("ptxw: R%u violated: block (%u,%u,%u) thread (%u,%u,%u) barrier/slot 0x%x phase %u (parity %u) detail %u\n",
-           rule, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, address, phase,
-           phase & 1u, detail);
+    printf("ptxw: R%u violated%s: block (%u,%u,%u) thread (%u,%u,%u) barrier/slot 0x%x phase %u (parity %u) detail %u "
+           "(0x%x)\n",
+           rule, what, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, address, phase,
+           phase & 1u, detail, detail);
     __trap();
   }
   const ::cuda::std::uint32_t i = atomicAdd(s->count, 1u);
