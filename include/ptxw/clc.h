@@ -107,13 +107,9 @@ class submitter
 public:
   // Only handle::elect() makes one: a bool would let every thread that holds `true` submit.
   template <class T>
-  __device__ submitter(T)
-      : first_warp_(false)
-      , won_(false)
-  {
-    static_assert(::ptxw::detail::dependent_false<T>, "ptxw: R3 one submitter: a ptxw::clc::submitter comes only "
-                                                      "from handle.elect(), one lane of the CTA's first warp");
-  }
+  PTXW_REFUSED("ptxw: R3 one submitter: a ptxw::clc::submitter comes only from handle.elect(), one lane of the "
+               "CTA's first warp")
+  submitter(T);
 
   __device__ explicit operator bool() const noexcept
   {
@@ -185,14 +181,9 @@ private:
 
 public:
   // R6: a copy would be a second, diverging phase of the slot's barrier.
-  __device__ handle(const handle& other)
-      : slot_(other.slot_)
-      , ctx_(other.ctx_)
-  {
-    static_assert(::ptxw::detail::dependent_false<Cast>, "ptxw: R6 parity: a cluster launch control handle owns "
-                                                         "its thread's ptxw::phase and cannot be copied; pass it "
-                                                         "by reference");
-  }
+  PTXW_REFUSED("ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be "
+               "copied; pass it by reference")
+  handle(const handle&);
   handle& operator=(const handle&) = delete;
 
   // Whether this CTA runs: always on hardware (a canceled CTA never starts); with emulated_t,
@@ -230,13 +221,9 @@ public:
   // Checked mode: a second request for the same phase is reported (R3) and dropped; after an
   // observed failure (R1), or when readers never release the slot (R4), the request is answered
   // with a failure instead of a block, so every reader still gets a response and leaves its loop.
-  template <class Submitter>
-  __device__ void request(const Submitter& s)
+  __device__ void request(const submitter& s)
   {
-    static_assert(::ptxw::detail::is_same_v<Submitter, submitter>,
-                  "ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
-                  "elects a lane per warp, so every warp that reached the call would cancel a block");
-    if constexpr (target_ok && ::ptxw::detail::is_same_v<Submitter, submitter>)
+    if constexpr (target_ok)
     {
       // The submitter's warp enters the backend's request (counter_t issues its atomic predicated,
       // so that no branch makes the compiler wait for its result); only the submitter's counts.
@@ -255,6 +242,10 @@ public:
       }
     }
   }
+  template <class T>
+  PTXW_REFUSED("ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
+               "elects a lane per warp, so every warp that reached the call would cancel a block")
+  void request(const T&);
 
   // Waits for the slot's current phase, reads the response once and, where the async proxy wrote
   // it, releases the slot (fence_after_slot_read) before returning it. Every reader calls it.

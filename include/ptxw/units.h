@@ -12,13 +12,6 @@
 
 #include <ptxw/target.h>
 
-// An overload that exists only to be refused: a call that resolves to it is an error at the
-// caller's own line (before any note), carrying `message`, the rule and the fix. A static_assert
-// would be reported at ptxw's line, with the caller's line only at the end of the instantiation
-// notes. Outside overload resolution (e.g. in a default argument) nvcc does not diagnose it: use it
-// only on what a call names directly.
-#define PTXW_REFUSED(message) __attribute__((unavailable(message)))
-
 // `struct Name`: the parameter type of an operation that takes exactly a `Type`, held in `arg`. Any
 // other argument converts through the refused constructor template instead, so a bare integer or
 // the wrong unit is refused at the caller's line with `message` (the integer cannot become a

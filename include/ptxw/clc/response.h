@@ -19,49 +19,24 @@ class handle;
 template <class Handle>
 class exhausted
 {
-  Handle& handle_;
-
 public:
-  __device__ explicit exhausted(Handle& h) noexcept
-      : handle_(h)
-  {}
+  __device__ explicit exhausted(Handle&) noexcept {}
 
   template <class Submitter>
-  __device__ void request(const Submitter&)
-  {
-    static_assert(::ptxw::detail::dependent_false<Submitter>, "ptxw: R1 failed request: this CTA observed a "
-                                                              "failed cancellation response; another try_cancel "
-                                                              "is undefined behaviour");
-  }
+  PTXW_REFUSED("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is "
+               "undefined behaviour")
+  void request(const Submitter&);
 
   // A failed response names no block (R2): these exist only to say so.
-  template <class Dep = void>
-  __device__ uint3 ctaid() const
-  {
-    static_assert(::ptxw::detail::dependent_false<Dep>, "ptxw: R2 no decode of failure: the response failed and "
-                                                        "names no block; decoding it is undefined behaviour");
-    return {0u, 0u, 0u};
-  }
-  template <class Dep = void>
-  __device__ uint3 first_ctaid() const
-  {
-    return ctaid<Dep>();
-  }
-  template <class Dep = void>
-  __device__ unsigned x() const
-  {
-    return ctaid<Dep>().x;
-  }
-  template <class Dep = void>
-  __device__ unsigned y() const
-  {
-    return ctaid<Dep>().y;
-  }
-  template <class Dep = void>
-  __device__ unsigned z() const
-  {
-    return ctaid<Dep>().z;
-  }
+#define PTXW_R2_NO_BLOCK                                                                                    \
+  PTXW_REFUSED("ptxw: R2 no decode of failure: the response failed and names no block; decoding it is undefined " \
+               "behaviour")
+  PTXW_R2_NO_BLOCK uint3 ctaid() const;
+  PTXW_R2_NO_BLOCK uint3 first_ctaid() const;
+  PTXW_R2_NO_BLOCK unsigned x() const;
+  PTXW_R2_NO_BLOCK unsigned y() const;
+  PTXW_R2_NO_BLOCK unsigned z() const;
+#undef PTXW_R2_NO_BLOCK
 };
 
 // The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
@@ -74,13 +49,22 @@ class canceled_block
   template <class C, class H>
   friend class response;
 
-  __device__ explicit canceled_block(uint3 first) noexcept
+  struct by_decode
+  {};
+  __device__ canceled_block(by_decode, uint3 first) noexcept
       : first_(first)
   {}
 
   static constexpr bool is_cluster = detail::is_cluster<Cast>;
 
 public:
+  // Only decode() makes one, from a successful response: anything else would be a made-up index.
+  template <class T,
+            class = ::ptxw::detail::enable_if_t<!::ptxw::detail::is_same_v<::ptxw::detail::remove_cvref_t<T>, canceled_block>>>
+  PTXW_REFUSED("ptxw: R2 no decode of failure: a ptxw::clc::canceled_block comes only from response.decode(), "
+               "inside its success callback")
+  canceled_block(T&&);
+
   // The canceled cluster's first CTA, as the response names it.
   __device__ uint3 first_ctaid() const noexcept
   {
@@ -138,7 +122,7 @@ public:
   {
     if (is_canceled())
     {
-      on_canceled(canceled_block<Cast>(decoder::first(raw_)));
+      on_canceled(canceled_block<Cast>(typename canceled_block<Cast>::by_decode{}, decoder::first(raw_)));
       return true;
     }
     detail::note_failure(*handle_->slot_);
