@@ -6,7 +6,7 @@ import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import conformance, toolchain
+from . import cache, conformance, toolchain
 
 MARK = {"accept": "✓", "reject": "✗", "target unknown to this ptxas": "–"}
 
@@ -191,7 +191,7 @@ def markdown(grid) -> str:
     return "\n".join(out) + "\n"
 
 
-_CSS = """body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1.5em}
+CSS = """body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1.5em}
 td,th{border:1px solid #ccc;padding:3px 5px;vertical-align:top;font-size:12px}th{background:#f3f3f3}
 td.rej{background:#fafafa;color:#777}td.bad{background:#ffd7d7;font-weight:bold}td.unk{background:#eee;color:#999}
 td.err{background:#ffe9a8}code{font-size:12px}details{font-size:11px}pre{white-space:pre-wrap;max-width:40em}"""
@@ -199,7 +199,7 @@ td.err{background:#ffe9a8}code{font-size:12px}details{font-size:11px}pre{white-s
 
 def html_page(grid) -> str:
     e = html.escape
-    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title><style>{_CSS}</style>",
+    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title><style>{CSS}</style>",
              f"<h1>ptxw conformance</h1><p>Generated {e(grid.date)} by <code>{e(grid.command)}</code>.</p><ul>"]
     parts += [f"<li>{e(_toolchain_line(t))}</li>" for t in grid.toolchains]
     parts.append(f"<li>Runtime results: {e(grid.runtime_source)}</li></ul>")
@@ -240,9 +240,8 @@ def html_page(grid) -> str:
 
 
 def write_all(grid, out_dir, markdown_path=None):
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "conformance.json").write_text(conformance.to_json(grid))
-    (out_dir / "conformance.md").write_text(markdown(grid))
-    (out_dir / "conformance.html").write_text(html_page(grid))
+    for name, text in (("conformance.json", conformance.to_json(grid)), ("conformance.md", markdown(grid)),
+                       ("conformance.html", html_page(grid))):
+        cache.atomic_write(out_dir / name, text)
     if markdown_path:
-        markdown_path.write_text(markdown(grid))
+        cache.atomic_write(markdown_path, markdown(grid))
