@@ -338,8 +338,9 @@ def compare_kernels(a: dict, b: dict, labels) -> list:
 
 
 def _first_error(message: str) -> str:
+    """The compiler's first error line, without the file name ptxas puts first (a temporary one)."""
     lines = [x for x in message.splitlines() if "error" in x.lower() or "fatal" in x.lower()]
-    return (lines or message.splitlines() or [""])[0].strip()
+    return re.sub(r"^ptxas \S+, line \d+; ", "ptxas: ", (lines or message.splitlines() or [""])[0].strip())
 
 
 def compare_unit(source, target, a: dict, b: dict, labels) -> UnitDiff:

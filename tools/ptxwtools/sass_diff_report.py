@@ -38,7 +38,7 @@ def change_rows(result) -> list:
     return rows
 
 
-def _counts(result) -> dict:
+def counts(result) -> dict:
     counts = defaultdict(int)
     for u in result.units:
         counts[u.status] += 1
@@ -62,7 +62,7 @@ def _side_line(side) -> str:
 
 
 def summary(result) -> str:
-    c = _counts(result)
+    c = counts(result)
     lines = [f"ptxw sass-diff, {result.date}: {len(result.sources) or 'recorded'} sources x {len(result.targets) or 'recorded'} targets",
              f"  old: {_side_line(result.old)}", f"  new: {_side_line(result.new)}",
              f"  compiled {result.old.compiled + result.new.compiled} (the rest from the cache) in {result.seconds:.1f} s", "",
@@ -88,16 +88,18 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_section(result, heading="##", max_diff_lines=80) -> list:
+def markdown_section(result, unit_name="source", max_diff_lines=80) -> list:
     """The changes as Markdown: a table, then each kernel's diff (folded)."""
     rows = change_rows(result)
     if not rows:
         return ["No difference in any kernel's normalised SASS or resources."]
-    out = ["| source | target | kernel | change |", "|---|---|---|---|"]
+    out = [f"| {unit_name} | target | kernel | change |", "|---|---|---|---|"]
     merged = defaultdict(list)  # the same change on several targets: one row
     for source, target, kernel, what in rows:
         merged[(source, kernel, what)].append(target)
+    order = {t: i for i, t in enumerate(result.targets)}
     for (source, kernel, what), ts in merged.items():
+        ts = sorted(ts, key=lambda t: (order.get(t, len(order)), t))
         out.append(f"| `{source}` | {', '.join(ts)} | `{kernel}` | {_md_escape(what)} |" if kernel else
                    f"| `{source}` | {', '.join(ts)} | | {_md_escape(what)} |")
     shown = set()
@@ -107,8 +109,8 @@ def markdown_section(result, heading="##", max_diff_lines=80) -> list:
                 continue
             shown.add((u.source, k.kernel, k.diff))
             lines = k.diff.splitlines()[2:]  # the ---/+++ header names the sides, said above
-            same = [x.target for x in result.changed for y in x.kernels if x.source == u.source and y.kernel == k.kernel
-                    and y.diff == k.diff]
+            same = sorted((x.target for x in result.changed for y in x.kernels if x.source == u.source
+                           and y.kernel == k.kernel and y.diff == k.diff), key=lambda t: (order.get(t, len(order)), t))
             out += ["", f"<details><summary><code>{html.escape(k.kernel)}</code> in <code>{html.escape(u.source)}</code> "
                         f"on {', '.join(same)}</summary>", "", "```diff", *lines[:max_diff_lines]]
             if len(lines) > max_diff_lines:
@@ -118,7 +120,7 @@ def markdown_section(result, heading="##", max_diff_lines=80) -> list:
 
 
 def markdown(result) -> str:
-    c = _counts(result)
+    c = counts(result)
     out = ["# ptxw sass-diff", "", f"Generated {result.date} by `{result.command}`.", "",
            f"- old: {_side_line(result.old)}", f"- new: {_side_line(result.new)}",
            f"- {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
