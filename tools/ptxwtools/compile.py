@@ -38,6 +38,12 @@ def _step(cmd, commands):
     return out
 
 
+def nvcc_command(tc: toolchain.Toolchain, target: str, src: Path, include_dirs, nvcc_flags, *mode) -> list:
+    """nvcc as every ptxw tool runs it: C++17, a release build, one target; mode: -ptx, -M, ..."""
+    return [tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target}", *mode, *(f"-I{d}" for d in include_dirs),
+            *nvcc_flags, src]
+
+
 def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=(),
                    include_dirs=None, depfile: Path = None) -> dict:
     """Compiles and returns the record written to <out>.sass.json. ptxw's headers come from this
@@ -56,8 +62,7 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
                                       f"compile {src.name}")
         dirs = [INCLUDE] if include_dirs is None and INCLUDE.is_dir() else include_dirs or []
         deps = ["-MD", "-MF", depfile] if depfile else []
-        _step([tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target.name}", "-ptx", *(f"-I{d}" for d in dirs),
-               *nvcc_flags, *deps, src, "-o", ptx], commands)
+        _step([*nvcc_command(tc, target.name, src, dirs, nvcc_flags, "-ptx", *deps), "-o", ptx], commands)
     verbose = _step([tc.ptxas, "-v", f"--gpu-name={target.name}", ptx, "-o", cub], commands)
     dump = _step([disasm, "-res-usage", "-sass", cub], commands)
     functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())

@@ -31,7 +31,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, cubin, probes, sass, targets, toolchain, variants
+from . import cache as cache_, compile as compile_, cubin, probes, sass, targets, toolchain, variants
 
 # The grid's default targets: every target the issue names, plus sm_80 and sm_90 to show the gates.
 DEFAULT_TARGETS = ("sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_110",
@@ -201,8 +201,8 @@ class Measurer:
         src = tmp / "variants.cu"
         src.write_text(text)
         out = tmp / "variants.ptx"
-        rc, cmd, output = self._run([self.tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target}", "-ptx",
-                                     f"-I{toolchain.REPO / 'include'}", src, "-o", out])
+        rc, cmd, output = self._run([*compile_.nvcc_command(self.tc, target, src, [toolchain.REPO / "include"], (), "-ptx"),
+                                     "-o", out])
         error_lines = {int(n) for n in re.findall(r"variants\.cu\((\d+)\): error", output)}
         error_lines |= {int(n) for n in re.findall(r"at line (\d+) of \S*variants\.cu", output)}
         failing = {name for name, (a, b) in lines.items() if any(a <= n <= b for n in error_lines)}

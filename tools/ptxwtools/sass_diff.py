@@ -123,9 +123,9 @@ def reroot(flags, old: Path, new: Path) -> list:
     return out
 
 
-def _read_depfile(path: Path) -> list:
-    text = path.read_text().replace("\\\n", " ")
-    _, _, deps = text.partition(": ")
+def _parse_deps(text: str) -> list:
+    """The files of a make rule as nvcc -M/-MD writes it."""
+    _, _, deps = text.replace("\\\n", " ").partition(": ")
     return [d.replace("\0", " ") for d in deps.replace("\\ ", "\0").split()]
 
 
@@ -188,15 +188,8 @@ class Compiler:
         even that fails (a missing header): such a result is not cached."""
         if src.suffix == ".ptx":
             return [str(src)]
-        tc = self.side.tc
-        out = toolchain.run([tc.nvcc, "-M", "-std=c++17", "-DNDEBUG", f"-arch={target}", *(f"-I{d}" for d in self.includes),
-                             *self.flags, src])
-        if out.returncode != 0:
-            return None
-        with tempfile.NamedTemporaryFile("w", suffix=".d") as f:
-            f.write(out.stdout)
-            f.flush()
-            return _read_depfile(Path(f.name))
+        out = toolchain.run(compile_.nvcc_command(self.side.tc, target, src, self.includes, self.flags, "-M"))
+        return _parse_deps(out.stdout) if out.returncode == 0 else None
 
     def _compile(self, src: Path, target: str):
         with tempfile.TemporaryDirectory() as tmp:
@@ -205,7 +198,7 @@ class Compiler:
                 record = compile_.compile_source(src, targets.parse(target), Path(tmp, "unit"), self.side.tc,
                                                  self.flags, include_dirs=self.includes, depfile=depfile)
                 result = {"status": OK, **{k: record[k] for k in ("provenance", "commands", "functions")}}
-                found = _read_depfile(depfile) if depfile else [str(src)]
+                found = _parse_deps(depfile.read_text()) if depfile else [str(src)]
             except compile_.CompileError as e:
                 result = {"status": ERROR, "message": e.output.strip()[-4000:], "commands": [e.command]}
                 found = self._dependencies(src, target)
