@@ -11,8 +11,9 @@ import tempfile
 import textwrap
 import unittest
 from pathlib import Path
+from unittest import mock
 
-from ptxwtools import cubin, deps, targets, toolchain
+from ptxwtools import cache, cubin, deps, targets, toolchain
 
 from test_cli import PTXW
 
@@ -228,6 +229,34 @@ class ToolchainsTest(unittest.TestCase):
             (f,) = [f for f in got[("known.cu", target)][side]["functions"] if f["name"] == "multicast_bulk_copy"]
             text = "\n".join(f["listing"])
             self.assertIn("CALL.ABS.NOINC" if target == "sm_120a" else "UBLKCP.S.G.MULTICAST", text)
+
+
+class AssemblerOnlyTest(unittest.TestCase):
+    def test_cu_sources_are_not_comparable_ptx_ones_are_compared(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bin_dir = Path(tmp, "cuda", "bin")
+            bin_dir.mkdir(parents=True)
+            bin_dir.joinpath("ptxas").symlink_to(toolchain.find_toolchain().ptxas)
+            Path(tmp, "k.cu").write_text(KERNELS)
+            Path(tmp, "loop.ptx").write_text(LOOP_PTX)
+            run, report = sass_diff(tmp, "--toolchain", "system", "--toolchain", str(bin_dir.parent), "k.cu", "loop.ptx",
+                                    "--targets", "sm_90a", "--fail-on-change", cwd=tmp)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        got = units(report)
+        self.assertEqual(got[("k.cu", "sm_90a")]["status"], "not comparable")
+        self.assertIn("no nvcc in this toolchain", got[("k.cu", "sm_90a")]["note"])
+        self.assertEqual(got[("loop.ptx", "sm_90a")]["status"], "same")
+
+
+class CacheWriteTest(unittest.TestCase):
+    def test_an_interrupted_write_leaves_the_old_value(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            c = cache.Cache(Path(tmp))
+            c.put("unit", "k", {"v": 1})
+            with mock.patch("ptxwtools.cache.os.replace", side_effect=KeyboardInterrupt), self.assertRaises(KeyboardInterrupt):
+                c.put("unit", "k", {"v": 2})
+            self.assertEqual(c.get("unit", "k"), {"v": 1})
+            self.assertEqual([p.name for p in Path(tmp, "unit").iterdir()], ["k.json"])  # no temporary left
 
 
 class BadInputTest(unittest.TestCase):

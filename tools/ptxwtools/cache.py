@@ -16,12 +16,22 @@ def digest(*parts) -> str:
     return h.hexdigest()[:24]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp's 0600 would hide reports from other users
+
+
 def atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        os.chmod(tmp, _MODE)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
