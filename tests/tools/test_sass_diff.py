@@ -14,6 +14,7 @@ from pathlib import Path
 from unittest import mock
 
 from ptxwtools import cache, cubin, deps, targets, toolchain
+from ptxwtools.sass_diff import compare_kernels
 
 from test_cli import PTXW
 
@@ -87,6 +88,30 @@ def commit(path: Path, files: dict, message: str):
 
 def units(report, status=None):
     return {(u["source"], u["target"]): u for u in report["units"] if status is None or u["status"] == status}
+
+
+def record(*functions):
+    return {"status": "ok", "functions": [{"name": n, "demangled": n, "resources": r, "listing": l} for n, r, l in functions]}
+
+
+class CompareTest(unittest.TestCase):
+    """Kernel matching and resources, on records as compile.py writes them."""
+
+    A = ("a", {"REG": 8}, ["/*0000*/ MOV R1, 0x1", "/*0010*/ EXIT"])
+    B = ("b", {"REG": 4}, ["/*0000*/ EXIT"])
+
+    def test_kernel_order_does_not_matter(self):
+        self.assertEqual(compare_kernels(record(self.A, self.B), record(self.B, self.A), ("old", "new")), [])
+
+    def test_a_resource_change_alone_is_a_change(self):
+        more = ("a", {"REG": 10}, self.A[2])
+        (k,) = compare_kernels(record(self.A), record(more), ("old", "new"))
+        self.assertEqual((k.kernel, k.resources, k.diff), ("a", {"REG": [8, 10]}, ""))
+
+    def test_added_and_removed_kernels(self):
+        got = compare_kernels(record(self.A), record(self.B), ("old", "new"))
+        self.assertEqual([(k.kernel, k.change) for k in got], [("a", "removed"), ("b", "added")])
+        self.assertEqual(got[1].opcodes, {"control": [0, 1]})
 
 
 class RebuildTest(unittest.TestCase):
