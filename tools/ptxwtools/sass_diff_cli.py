@@ -73,13 +73,12 @@ def _sides(a, work_root: Path):
 
     def side(tc, rev_index):
         tc = tc or toolchain.find_toolchain()
-        label = f"CUDA {tc.version}"
-        if rev_index is not None:
-            label = f"{a.rev[rev_index]} ({shas[rev_index][:10]})" + (f", {label}" if len(tcs) != 2 else "")
-        elif len(a.rev) == 1 and len(tcs) < 2:
-            label = "working tree" + (f", {label}" if tcs else "")
-        kind = "revision" if rev_index is not None else "toolchain"
-        return Side(label, kind, tc=tc, rev=shas[rev_index] if rev_index is not None else "")
+        label = f"CUDA {tc.version}"  # the label says what differs: the toolchain, or where the sources come from
+        if len(tcs) < 2 and a.rev:
+            label = (f"{a.rev[rev_index]} ({shas[rev_index][:10]})" if rev_index is not None else "working tree") + \
+                f", {label}"
+        return Side(label, "revision" if rev_index is not None else "toolchain", tc=tc,
+                    rev=shas[rev_index] if rev_index is not None else "")
 
     single_tc = tcs[0] if len(tcs) == 1 else None
     single_rev = 0 if len(a.rev) == 1 else None
