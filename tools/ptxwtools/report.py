@@ -7,7 +7,7 @@ import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import cache, conformance, sass_diff, sass_diff_report, toolchain
+from . import cache, conformance, sass_diff, sass_diff_report, style, toolchain
 
 MARK = {"accept": "✓", "reject": "✗", "target unknown to this ptxas": "–"}
 
@@ -232,15 +232,10 @@ def markdown(grid) -> str:
     return "\n".join(out) + "\n"
 
 
-CSS = """body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1.5em}
-td,th{border:1px solid #ccc;padding:3px 5px;vertical-align:top;font-size:12px}th{background:#f3f3f3}
-td.rej{background:#fafafa;color:#777}td.bad{background:#ffd7d7;font-weight:bold}td.unk{background:#eee;color:#999}
-td.err{background:#ffe9a8}code{font-size:12px}details{font-size:11px}pre{white-space:pre-wrap;max-width:40em}"""
-
-
 def html_page(grid) -> str:
     e = html.escape
-    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title><style>{CSS}</style>",
+    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title>"
+             f"<style>{style.CSS}</style>",
              f"<h1>ptxw conformance</h1><p>Generated {e(grid.date)} by <code>{e(grid.command)}</code>.</p><ul>"]
     parts += [f"<li>{e(_toolchain_line(t))}</li>" for t in grid.toolchains]
     parts.append(f"<li>Runtime results: {e(grid.runtime_source)}</li></ul>")
@@ -275,6 +270,9 @@ def html_page(grid) -> str:
                 parts.append(f"<td class='{cls}'>{text}<details><summary>why</summary>{detail}</details></td>")
             parts.append("</tr>")
         parts.append("</table>")
+    for result in toolchain_diffs(grid):
+        parts.append(f"<h2>{e(result.old.label)} → {e(result.new.label)} (ptxw sass-diff of the probe kernels)</h2>")
+        parts.append(sass_diff_report.html_section(result))
     if grid.errors:
         parts.append("<h2>Not measured</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in grid.errors) + "</ul>")
     return "".join(parts) + "\n"

@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
-from . import cache, report
+from . import cache, style
 
 _ARROW = "→"
 
@@ -133,7 +133,6 @@ def markdown(result) -> str:
     return "\n".join(out) + "\n"
 
 
-_CSS = report.CSS + """.add{background:#e6ffec}.del{background:#ffebe9}pre.diff{font-size:12px;max-width:none}"""
 
 
 def _diff_html(diff: str) -> str:
@@ -160,17 +159,15 @@ def _result_html(label, r) -> str:
     return "".join(parts)
 
 
-def html_page(result) -> str:
+def html_section(result) -> str:
+    """The changes: a table, then per unit its kernels' diffs and both sides' provenance, commands and messages."""
     e = html.escape
-    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw sass-diff {e(result.date)}</title><style>{_CSS}</style>",
-             f"<h1>ptxw sass-diff</h1><p>Generated {e(result.date)} by <code>{e(result.command)}</code>.</p><ul>",
-             f"<li>old: {e(_side_line(result.old))}</li><li>new: {e(_side_line(result.new))}</li></ul>"]
     rows = change_rows(result)
-    parts.append("<h2>Changes</h2>" if rows else "<p>No difference in any kernel's normalised SASS or resources.</p>")
-    if rows:
-        parts.append("<table><tr><th>source</th><th>target</th><th>kernel</th><th>change</th></tr>" + "".join(
-            f"<tr><td><code>{e(s)}</code></td><td>{e(t)}</td><td><code>{e(k)}</code></td><td>{e(w)}</td></tr>"
-            for s, t, k, w in rows) + "</table>")
+    if not rows:
+        return "<p>No difference in any kernel's normalised SASS or resources.</p>"
+    parts = ["<table><tr><th>source</th><th>target</th><th>kernel</th><th>change</th></tr>" + "".join(
+        f"<tr><td><code>{e(s)}</code></td><td>{e(t)}</td><td><code>{e(k)}</code></td><td>{e(w)}</td></tr>"
+        for s, t, k, w in rows) + "</table>"]
     for u in result.changed:
         parts.append(f"<h3><code>{e(u.source)}</code> on {e(u.target)}</h3>")
         if u.note:
@@ -183,6 +180,15 @@ def html_page(result) -> str:
                 parts.append(_diff_html(k.diff))
         parts.append(f"<details><summary>provenance, commands and messages</summary>{_result_html(result.old.label, u.old)}"
                      f"<br>{_result_html(result.new.label, u.new)}</details>")
+    return "".join(parts)
+
+
+def html_page(result) -> str:
+    e = html.escape
+    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw sass-diff {e(result.date)}</title><style>{style.CSS}</style>",
+             f"<h1>ptxw sass-diff</h1><p>Generated {e(result.date)} by <code>{e(result.command)}</code>.</p><ul>",
+             f"<li>old: {e(_side_line(result.old))}</li><li>new: {e(_side_line(result.new))}</li></ul>",
+             "<h2>Changes</h2>", html_section(result)]
     others = [u for u in result.units if u.status in ("not comparable", "compiles on neither side")]
     if others:
         parts.append("<h2>Not compared</h2><table><tr><th>source</th><th>target</th><th>why</th></tr>" + "".join(
