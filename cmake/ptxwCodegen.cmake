@@ -54,8 +54,9 @@ function(_ptxw_absolute_sources out)
   set(${out} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# The arguments both functions share: what is required, nothing unknown, target names.
-macro(_ptxw_validate fn)
+# What both functions start with: the arguments checked (what is required, nothing unknown, target
+# names), then root (the toolchain), env (for the tools), sources (absolute) and includes (ptxw's).
+macro(_ptxw_prologue fn)
   foreach(required ${ARGN})
     if(NOT arg_${required})
       message(FATAL_ERROR "${fn}: ${required} is required")
@@ -65,16 +66,16 @@ macro(_ptxw_validate fn)
     message(FATAL_ERROR "${fn}(${arg_NAME}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
   _ptxw_check_targets(${arg_NAME} ${arg_TARGETS})
+  _ptxw_toolchain_root(root)
+  _ptxw_env(env)
+  _ptxw_absolute_sources(sources ${arg_SOURCES})
+  set(includes "$<TARGET_PROPERTY:ptxw::ptxw,INTERFACE_INCLUDE_DIRECTORIES>")
 endmacro()
 
 function(ptxw_add_codegen_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;CHECKS" "SOURCES;TARGETS;REQUIRES;OPTIONS")
-  _ptxw_validate(ptxw_add_codegen_test NAME SOURCES TARGETS CHECKS)
-  _ptxw_toolchain_root(root)
-  _ptxw_env(env)
+  _ptxw_prologue(ptxw_add_codegen_test NAME SOURCES TARGETS CHECKS)
   cmake_path(ABSOLUTE_PATH arg_CHECKS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE checks)
-  _ptxw_absolute_sources(sources ${arg_SOURCES})
-  set(includes "$<TARGET_PROPERTY:ptxw::ptxw,INTERFACE_INCLUDE_DIRECTORIES>")
 
   foreach(target IN LISTS arg_TARGETS)
     set(cmd "${Python3_EXECUTABLE}" "${PTXW_TOOL}" check --target ${target} --checks "${checks}"
@@ -102,12 +103,8 @@ endfunction()
 # to record the first baseline:  cmake --build <build dir> --target <name>_update_sass_baseline
 function(ptxw_add_sass_baseline_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "ADVISORY" "NAME;BASELINE" "SOURCES;TARGETS;OPTIONS")
-  _ptxw_validate(ptxw_add_sass_baseline_test NAME SOURCES TARGETS BASELINE)
-  _ptxw_toolchain_root(root)
-  _ptxw_env(env)
+  _ptxw_prologue(ptxw_add_sass_baseline_test NAME SOURCES TARGETS BASELINE)
   cmake_path(ABSOLUTE_PATH arg_BASELINE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE baseline)
-  _ptxw_absolute_sources(sources ${arg_SOURCES})
-  set(includes "$<TARGET_PROPERTY:ptxw::ptxw,INTERFACE_INCLUDE_DIRECTORIES>")
   set(cmd "${Python3_EXECUTABLE}" "${PTXW_TOOL}" sass-diff ${sources} --targets ${arg_TARGETS} --baseline "${baseline}"
           --root "${CMAKE_CURRENT_SOURCE_DIR}" --build-dir "${CMAKE_CURRENT_BINARY_DIR}/ptxw_sass/${arg_NAME}")
   if(root)
