@@ -121,7 +121,7 @@ def toolchain_diffs(grid) -> list:
             for side, v in zip(sides, (old, new)):
                 if c.toolchain == v:
                     side.units[(c.variant, c.target)] = _as_unit(c)
-        units = sass_diff.compare(*sides)
+        units = sass_diff.compare(*sides, target_order=grid.targets)
         out.append(sass_diff.Result(*sides, list(grid.variants), list(grid.targets), units, grid.command, grid.date, 0.0))
     return out
 

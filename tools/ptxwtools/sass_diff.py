@@ -356,10 +356,12 @@ def compare_unit(source, target, a: dict, b: dict, labels) -> UnitDiff:
     return d
 
 
-def compare(old: Side, new: Side, keys=None) -> list:
-    """Every unit of keys (default: of either side)."""
+def compare(old: Side, new: Side, keys=None, target_order=()) -> list:
+    """Every unit of keys (default: of either side), by source, then targets in target_order."""
     labels = (old.label, new.label)
-    keys = sorted(keys if keys is not None else set(old.units) | set(new.units))
+    rank = {t: i for i, t in enumerate(target_order)}
+    keys = sorted(keys if keys is not None else set(old.units) | set(new.units),
+                  key=lambda k: (k[0], rank.get(k[1], len(rank)), k[1]))
     return [compare_unit(s, t, old.units.get((s, t), {}), new.units.get((s, t), {}), labels) for s, t in keys]
 
 
@@ -399,7 +401,7 @@ def run(old: Side, new: Side, work_root: Path, sources, target_names, flags, cac
         keys = {(s, t) for s in sources for t in target_names}
     else:  # a baseline against a build folder: all either has, on the targets asked for
         keys = {k for k in set(old.units) | set(new.units) if not target_names or k[1] in target_names}
-    units = compare(old, new, keys)
+    units = compare(old, new, keys, target_names)
     problems = [p for p in map(side_problem, built) if p]
     return Result(old, new, list(sources), list(target_names), units, command, datetime.date.today().isoformat(),
                   time.monotonic() - start, problems)
