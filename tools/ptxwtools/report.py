@@ -43,8 +43,9 @@ def _by(grid):
 def _toolchain_line(t) -> str:
     if "error" in t:
         return f"{t['root']}: NOT MEASURED ({t['error']})"
-    root = Path(t["root"])
-    shown = root.relative_to(toolchain.REPO) if root.is_relative_to(toolchain.REPO) else root
+    root, deps = Path(t["root"]), toolchain.deps_dir().resolve()
+    shown = root.relative_to(toolchain.REPO) if root.is_relative_to(toolchain.REPO) else \
+        Path(".deps", root.relative_to(deps)) if root.is_relative_to(deps) else root  # where `ptxw setup` put it
     what = f"CCCL {t['cccl']}" if t.get("cccl") else "ptxas only: no nvcc, so no gate columns"
     return f"CUDA {t['version']} (PTX ISA {t['ptx_isa']}, {what}) at {shown}"
 
