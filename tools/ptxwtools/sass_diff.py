@@ -32,7 +32,7 @@ from . import cache as cache_, compile as compile_, sass, targets, toolchain
 OK, ERROR, UNKNOWN_TARGET, NO_NVCC, MISSING = "ok", "does not compile", "target unknown to this toolchain", \
     "no nvcc in this toolchain", "not built"
 _NOT_COMPARABLE = (UNKNOWN_TARGET, NO_NVCC)  # shown as such, never a change
-_CODE_FILES = ("compile.py", "cubin.py", "sass.py")
+_CODE_FILES = ("compile.py", "cubin.py", "sass.py", "sass_diff.py")  # what a cached result was made by
 
 
 class BadInput(ValueError):

@@ -142,7 +142,8 @@ def main(a) -> int:
     try:
         old, new = _sides(a, work_root)
         sources = _check(a, old, new, work_root)
-        toolchain.find_disassembler() if not a.built else None
+        if not a.built:  # a build's records need no disassembler; a compile does, and says so before writing
+            toolchain.find_disassembler()
     except (BadInput, targets.UnknownTarget, toolchain.ToolError) as e:
         return fail(e)
     try:
