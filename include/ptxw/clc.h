@@ -211,7 +211,14 @@ public:
   __device__ submitter elect() const
   {
     const bool first_warp = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-    return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+    if constexpr (target_ok) // else open()'s R9 is the one error
+    {
+      return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+    }
+    else
+    {
+      return submitter(submitter::by_election{}, false, false);
+    }
   }
 
   // Requests the next block, from the submitter elect() made -- after a barrier that follows the

@@ -75,19 +75,27 @@ public:
   // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
   __device__ uint3 ctaid() const noexcept
   {
-    return {x(), y(), z()};
+    if constexpr (is_cluster)
+    {
+      const uint3 c = detail::cluster_ctaid<Cast>();
+      return {first_.x + c.x, first_.y + c.y, first_.z + c.z};
+    }
+    else
+    {
+      return first_;
+    }
   }
   __device__ unsigned x() const noexcept
   {
-    return first_.x + (is_cluster ? detail::cluster_ctaid<Cast>().x : 0u);
+    return ctaid().x;
   }
   __device__ unsigned y() const noexcept
   {
-    return first_.y + (is_cluster ? detail::cluster_ctaid<Cast>().y : 0u);
+    return ctaid().y;
   }
   __device__ unsigned z() const noexcept
   {
-    return first_.z + (is_cluster ? detail::cluster_ctaid<Cast>().z : 0u);
+    return ctaid().z;
   }
 };
 
