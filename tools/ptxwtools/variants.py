@@ -70,7 +70,7 @@ class Variant:
 
 
 _HW = "ptxw::clc::slot<ptxw::clc::{cast}> s; auto h = ptxw::clc::open(s, {ctx}); "
-_REQUEST = "if (ptxw::elected e = ptxw::elect_one()) h.request(e);"
+_REQUEST = "h.request(h.elect());"
 
 VARIANTS = (
     # ---- mbarrier -------------------------------------------------------------------------------
@@ -125,12 +125,12 @@ VARIANTS = (
             "mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64 %rd1, [bar], 16;",
             "bar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{n});",
             "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
-            ("ClcCoverage.*Cta*",)),
+            ("ClcCoverage*.*Cta*",)),
     Variant("mbarrier.arrive.expect_tx.relaxed.cluster", "mbarrier",
             "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 %rd1, [bar], 16;",
             "cbar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
             "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-            ("ClcCoverage.*Cluster*",)),
+            ("ClcCoverage*.*Cluster*",)),
     Variant("mbarrier.complete_tx.relaxed.cta", "mbarrier",
             "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
             "bar.complete_tx(ptxw::tx_bytes{n});",
@@ -201,18 +201,18 @@ VARIANTS = (
             "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
             "ptxw::fence_before_slot_write();",
             "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);",
-            ("MbarrierPipeline.*", "ClcCoverage.*")),
+            ("MbarrierPipeline.*", "ClcCoverage*.*")),
     Variant("fence.proxy.async::generic.release.sync_restrict", "fence",
             "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
             "ptxw::fence_after_slot_read();",
             "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);",
-            ("MbarrierPipeline.*", "ClcCoverage.*")),
+            ("MbarrierPipeline.*", "ClcCoverage*.*")),
     Variant("fence.mbarrier_init.release.cluster", "fence", "fence.mbarrier_init.release.cluster;",
             "ptxw::fence_after_mbarrier_init();", "ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);",
             ("MbarrierCluster.*",)),
     # ---- cluster launch control -----------------------------------------------------------------
     Variant("elect.sync", "clc", "elect.sync %r1|%p1, 0xffffffff;",
-            "if (ptxw::elect_one()) *out = 1;", "if (ptx::elect_sync(~0u)) *out = 1;", ("ClcCoverage.*",)),
+            "if (ptxw::elect_one()) *out = 1;", "if (ptx::elect_sync(~0u)) *out = 1;", ("ClcCoverage*.*",)),
     Variant("clusterlaunchcontrol.try_cancel", "clc",
             "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [slot], [bar];",
             _HW.format(cast="cta_t", ctx="hw") + _REQUEST, "ptx::clusterlaunchcontrol_try_cancel(&resp, &raw);"),
@@ -227,23 +227,22 @@ VARIANTS = (
             "*out = ptx::clusterlaunchcontrol_query_cancel_is_canceled(resp);"),
     Variant("clusterlaunchcontrol.query_cancel.get_first_ctaid::x", "clc",
             "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r1, %rq1;",
-            _HW.format(cast="cta_t", ctx="hw") + "h.wait().decode([&](auto b) { *out = b.x(); });",
+            _HW.format(cast="cta_t", ctx="hw") + "(void) h.wait().decode([&](auto b) { *out = b.x(); });",
             "*out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(resp);"),
     Variant("clusterlaunchcontrol.query_cancel.get_first_ctaid::y", "clc",
             "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r1, %rq1;",
-            _HW.format(cast="cta_t", ctx="hw") + "h.wait().decode([&](auto b) { *out = b.y(); });",
+            _HW.format(cast="cta_t", ctx="hw") + "(void) h.wait().decode([&](auto b) { *out = b.y(); });",
             "*out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_y<uint32_t>(resp);"),
     Variant("clusterlaunchcontrol.query_cancel.get_first_ctaid::z", "clc",
             "clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 %r1, %rq1;",
-            _HW.format(cast="cta_t", ctx="hw") + "h.wait().decode([&](auto b) { *out = b.z(); });",
+            _HW.format(cast="cta_t", ctx="hw") + "(void) h.wait().decode([&](auto b) { *out = b.z(); });",
             "*out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_z<uint32_t>(resp);"),
-    # The emulation's own instruction: the multicast bulk copy that delivers a response to a cluster.
-    Variant("cp.async.bulk.multicast (clc emulation)", "clc",
-            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-            " [slot], [%rd2], 16, [bar], %h1;",
+    # The emulation's own instruction: the bulk copy that delivers a response into a CTA's slot.
+    Variant("cp.async.bulk (clc emulation)", "clc",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [slot], [%rd2], 16, [bar];",
             _HW.format(cast="cluster_t", ctx="emu") + _REQUEST,
-            "ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, &resp, out, 16u, &raw, uint16_t(3));",
-            ("ClcCoverage.*Cluster*", "ClcChecked.*")),
+            "ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, &resp, out, 16u, &raw);",
+            ("ClcCoverageEmulated.*", "ClcChecked.*")),
 )
 
 BY_ID = {v.id: v for v in VARIANTS}
