@@ -9,6 +9,7 @@
 #   PTXW_CUDA_ROOT  toolchain (default: the one CMAKE_CUDA_COMPILER belongs to, else /usr/local/cuda)
 #   PTXW_DEPS_DIR   where `tools/ptxw setup` put cuobjdump/nvdisasm, if the toolchain lacks them
 #   PTXW_FILECHECK  FileCheck (default: PATH, then /usr/lib/llvm-*/bin)
+# ptxw_add_sass_baseline_test() (below) diffs a project's kernels against a recorded SASS baseline.
 include_guard(GLOBAL)
 find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
 
@@ -16,41 +17,65 @@ set(PTXW_CUDA_ROOT "" CACHE PATH "CUDA toolchain for ptxw_add_codegen_test")
 set(PTXW_DEPS_DIR "" CACHE PATH "Folder with ptxw's set-up tools (cuobjdump, nvdisasm) for ptxw_add_codegen_test")
 set(PTXW_FILECHECK "" CACHE FILEPATH "FileCheck for ptxw_add_codegen_test")
 
-function(ptxw_add_codegen_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;CHECKS" "SOURCES;TARGETS;REQUIRES;OPTIONS")
-  foreach(required NAME SOURCES TARGETS CHECKS)
-    if(NOT arg_${required})
-      message(FATAL_ERROR "ptxw_add_codegen_test: ${required} is required")
-    endif()
-  endforeach()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "ptxw_add_codegen_test(${arg_NAME}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
-  endif()
-  foreach(target IN LISTS arg_TARGETS)
-    if(NOT target MATCHES "^sm_[0-9][0-9][0-9]?[af]?$")
-      message(FATAL_ERROR "ptxw_add_codegen_test(${arg_NAME}): unknown target '${target}' "
-                          "(expected sm_<NN>, sm_<NN>a or sm_<NN>f, e.g. sm_90a, sm_100f)")
-    endif()
-  endforeach()
-
-  set(root "${PTXW_CUDA_ROOT}")
-  if(NOT root AND CMAKE_CUDA_COMPILER)
-    get_filename_component(root "${CMAKE_CUDA_COMPILER}" DIRECTORY)
-    get_filename_component(root "${root}" DIRECTORY)
-  endif()
+function(_ptxw_env out)
   set(env "")
   foreach(var PTXW_DEPS_DIR PTXW_FILECHECK)
     if(${var})
       list(APPEND env "${var}=${${var}}")
     endif()
   endforeach()
-  cmake_path(ABSOLUTE_PATH arg_CHECKS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE checks)
+  set(${out} "${env}" PARENT_SCOPE)
+endfunction()
+
+function(_ptxw_check_targets name)
+  foreach(target IN LISTS ARGN)
+    if(NOT target MATCHES "^sm_[0-9][0-9][0-9]?[af]?$")
+      message(FATAL_ERROR "ptxw: ${name}: unknown target '${target}' "
+                          "(expected sm_<NN>, sm_<NN>a or sm_<NN>f, e.g. sm_90a, sm_100f)")
+    endif()
+  endforeach()
+endfunction()
+
+function(_ptxw_toolchain_root out)
+  set(root "${PTXW_CUDA_ROOT}")
+  if(NOT root AND CMAKE_CUDA_COMPILER)
+    get_filename_component(root "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+    get_filename_component(root "${root}" DIRECTORY)
+  endif()
+  set(${out} "${root}" PARENT_SCOPE)
+endfunction()
+
+function(_ptxw_absolute_sources out)
   set(sources "")
-  foreach(src IN LISTS arg_SOURCES)
+  foreach(src IN LISTS ARGN)
     cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE src)
     list(APPEND sources "${src}")
   endforeach()
+  set(${out} "${sources}" PARENT_SCOPE)
+endfunction()
+
+# What both functions start with: the arguments checked (what is required, nothing unknown, target
+# names), then root (the toolchain), env (for the tools), sources (absolute) and includes (ptxw's).
+macro(_ptxw_prologue fn)
+  foreach(required ${ARGN})
+    if(NOT arg_${required})
+      message(FATAL_ERROR "${fn}: ${required} is required")
+    endif()
+  endforeach()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${fn}(${arg_NAME}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  _ptxw_check_targets(${arg_NAME} ${arg_TARGETS})
+  _ptxw_toolchain_root(root)
+  _ptxw_env(env)
+  _ptxw_absolute_sources(sources ${arg_SOURCES})
   set(includes "$<TARGET_PROPERTY:ptxw::ptxw,INTERFACE_INCLUDE_DIRECTORIES>")
+endmacro()
+
+function(ptxw_add_codegen_test)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;CHECKS" "SOURCES;TARGETS;REQUIRES;OPTIONS")
+  _ptxw_prologue(ptxw_add_codegen_test NAME SOURCES TARGETS CHECKS)
+  cmake_path(ABSOLUTE_PATH arg_CHECKS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE checks)
 
   foreach(target IN LISTS arg_TARGETS)
     set(cmd "${Python3_EXECUTABLE}" "${PTXW_TOOL}" check --target ${target} --checks "${checks}"
@@ -65,4 +90,33 @@ function(ptxw_add_codegen_test)
     add_test(NAME ${arg_NAME}/${target} COMMAND ${cmd} COMMAND_EXPAND_LISTS)
     set_tests_properties(${arg_NAME}/${target} PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
   endforeach()
+endfunction()
+
+# ptxw_add_sass_baseline_test(NAME <name> SOURCES <kernel.cu|.ptx>... TARGETS <sm_XX>... BASELINE <file.json>
+#                             [OPTIONS <nvcc flag>...] [ADVISORY])
+#
+# One CTest test, <name>/sass-baseline: compiles SOURCES for every target and compares each kernel's
+# normalised SASS and resources (registers, spills, shared memory) with the checked-in BASELINE, through
+# `ptxw sass-diff --baseline` (tools/ptxwtools/sass_diff.py). Any change fails the test and prints the
+# diff, so a pull request that changes SASS shows it; with ADVISORY the test prints it and passes.
+# Reports (Markdown, HTML, JSON) go to <binary dir>/ptxw_sass/<name>/sass-diff/. To accept a change, or
+# to record the first baseline:  cmake --build <build dir> --target <name>_update_sass_baseline
+function(ptxw_add_sass_baseline_test)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "ADVISORY" "NAME;BASELINE" "SOURCES;TARGETS;OPTIONS")
+  _ptxw_prologue(ptxw_add_sass_baseline_test NAME SOURCES TARGETS BASELINE)
+  cmake_path(ABSOLUTE_PATH arg_BASELINE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE baseline)
+  set(cmd "${Python3_EXECUTABLE}" "${PTXW_TOOL}" sass-diff ${sources} --targets ${arg_TARGETS} --baseline "${baseline}"
+          --root "${CMAKE_CURRENT_SOURCE_DIR}" --build-dir "${CMAKE_CURRENT_BINARY_DIR}/ptxw_sass/${arg_NAME}")
+  if(root)
+    list(APPEND cmd --toolchain "${root}")
+  endif()
+  set(flags -- "-I$<JOIN:${includes},$<SEMICOLON>-I>" ${arg_OPTIONS})
+  set(check ${cmd})
+  if(NOT arg_ADVISORY)
+    list(APPEND check --fail-on-change)
+  endif()
+  add_test(NAME ${arg_NAME}/sass-baseline COMMAND ${check} ${flags} COMMAND_EXPAND_LISTS)
+  set_tests_properties(${arg_NAME}/sass-baseline PROPERTIES ENVIRONMENT "${env}")
+  add_custom_target(${arg_NAME}_update_sass_baseline COMMAND ${CMAKE_COMMAND} -E env ${env} ${cmd} --update-baseline
+                    ${flags} COMMAND_EXPAND_LISTS VERBATIM COMMENT "ptxw: recording ${baseline}")
 endfunction()

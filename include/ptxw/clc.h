@@ -43,6 +43,7 @@
 #include <ptxw/clc/counter.h>
 #include <ptxw/clc/emulated.h>
 #include <ptxw/clc/hardware.h>
+#include <ptxw/clc/response.h>
 #include <ptxw/clc/slot.h>
 #include <ptxw/elect.h>
 
@@ -58,7 +59,7 @@ namespace clc {
 template <class Backend = automatic_t>
 struct context
 {
-  static_assert(detail::is_backend<Backend>, "ptxw: R10 qualifiers: the backend is ptxw::clc::automatic_t, "
+  static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend is ptxw::clc::automatic_t, "
                                              "hardware_t, emulated_t or counter_t");
   typename detail::backend<typename detail::state_backend<Backend>::type>::state state;
   const checked::sink* sink;
@@ -106,180 +107,13 @@ class submitter
 public:
   // Only handle::elect() makes one: a bool would let every thread that holds `true` submit.
   template <class T>
-  __device__ submitter(T)
-      : first_warp_(false)
-      , won_(false)
-  {
-    static_assert(::ptxw::detail::dependent_false<T>, "ptxw: R3 one submitter: a ptxw::clc::submitter comes only "
-                                                      "from handle.elect(), one lane of the CTA's first warp");
-  }
+  PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::clc::submitter comes only from handle.elect(), one lane of the "
+               "CTA's first warp")
+  submitter(T);
 
   __device__ explicit operator bool() const noexcept
   {
     return won_;
-  }
-};
-
-// A handle after its CTA observed a failed response (R1): what is left is waiting, not requesting.
-template <class Handle>
-class exhausted
-{
-  Handle& handle_;
-
-public:
-  __device__ explicit exhausted(Handle& h) noexcept
-      : handle_(h)
-  {}
-
-  template <class Submitter>
-  __device__ void request(const Submitter&)
-  {
-    static_assert(::ptxw::detail::dependent_false<Submitter>, "ptxw: R1 failed request: this CTA observed a "
-                                                              "failed cancellation response; another try_cancel "
-                                                              "is undefined behaviour");
-  }
-
-  // A failed response names no block (R2): these exist only to say so.
-  template <class Dep = void>
-  __device__ uint3 ctaid() const
-  {
-    static_assert(::ptxw::detail::dependent_false<Dep>, "ptxw: R2 no decode of failure: the response failed and "
-                                                        "names no block; decoding it is undefined behaviour");
-    return {0u, 0u, 0u};
-  }
-  template <class Dep = void>
-  __device__ uint3 first_ctaid() const
-  {
-    return ctaid<Dep>();
-  }
-  template <class Dep = void>
-  __device__ unsigned x() const
-  {
-    return ctaid<Dep>().x;
-  }
-  template <class Dep = void>
-  __device__ unsigned y() const
-  {
-    return ctaid<Dep>().y;
-  }
-  template <class Dep = void>
-  __device__ unsigned z() const
-  {
-    return ctaid<Dep>().z;
-  }
-};
-
-// The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
-// the caller to run. It exists only inside the success callback of response::decode (R2).
-template <class Cast>
-class canceled_block
-{
-  uint3 first_;
-
-  template <class C, class H>
-  friend class response;
-
-  __device__ explicit canceled_block(uint3 first) noexcept
-      : first_(first)
-  {}
-
-  static constexpr bool is_cluster = detail::is_cluster<Cast>;
-
-public:
-  // The canceled cluster's first CTA, as the response names it.
-  __device__ uint3 first_ctaid() const noexcept
-  {
-    return first_;
-  }
-
-  // This CTA's block. For cluster_t: the first CTA plus this CTA's position in its cluster (R8);
-  // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
-  __device__ uint3 ctaid() const noexcept
-  {
-    return {x(), y(), z()};
-  }
-  __device__ unsigned x() const noexcept
-  {
-    return first_.x + (is_cluster ? detail::cluster_ctaid<Cast>().x : 0u);
-  }
-  __device__ unsigned y() const noexcept
-  {
-    return first_.y + (is_cluster ? detail::cluster_ctaid<Cast>().y : 0u);
-  }
-  __device__ unsigned z() const noexcept
-  {
-    return first_.z + (is_cluster ? detail::cluster_ctaid<Cast>().z : 0u);
-  }
-};
-
-// One observed response, by value (already read and released by wait()).
-template <class Cast, class Handle>
-class response
-{
-  using decoder = typename Handle::backend_impl;
-
-  uint4 raw_;
-  Handle* handle_;
-
-  template <class C, class B>
-  friend class handle;
-
-  __device__ response(uint4 raw, Handle* h) noexcept
-      : raw_(raw)
-      , handle_(h)
-  {}
-
-public:
-  // clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 (or the emulations' same encoding)
-  [[nodiscard]] __device__ bool is_canceled() const
-  {
-    return decoder::canceled(raw_);
-  }
-
-  // Calls on_canceled(ptxw::clc::canceled_block) if a block was canceled for the caller and returns
-  // whether it was. A failure is remembered: this CTA must not request again (R1).
-  template <class OnCanceled>
-  [[nodiscard]] __device__ bool decode(OnCanceled&& on_canceled) const
-  {
-    if (is_canceled())
-    {
-      on_canceled(canceled_block<Cast>(decoder::first(raw_)));
-      return true;
-    }
-    detail::note_failure(*handle_->slot_);
-    return false;
-  }
-
-  // As above; on failure calls on_failure(ptxw::clc::exhausted<handle>&), whose request() does
-  // not compile (R1).
-  template <class OnCanceled, class OnFailure>
-  [[nodiscard]] __device__ bool decode(OnCanceled&& on_canceled, OnFailure&& on_failure) const
-  {
-    if (decode(on_canceled))
-    {
-      return true;
-    }
-    exhausted<Handle> done(*handle_);
-    on_failure(done);
-    return false;
-  }
-
-  // Escape hatches. raw(): the 16 bytes as written. first_ctaid_unchecked(): the first ctaid
-  // without looking at is_canceled -- undefined on a failed response (R2), which checked mode reports.
-  __device__ uint4 raw() const noexcept
-  {
-    return raw_;
-  }
-  __device__ uint3 first_ctaid_unchecked() const
-  {
-#if PTXW_CHECKED
-    if (!is_canceled())
-    {
-      checked::report(handle_->ctx_.sink, 2, detail::slot_address(*handle_->slot_), handle_->ph_.count(), 0);
-      return {0u, 0u, 0u};
-    }
-#endif
-    return decoder::first(raw_);
   }
 };
 
@@ -347,14 +181,9 @@ private:
 
 public:
   // R6: a copy would be a second, diverging phase of the slot's barrier.
-  __device__ handle(const handle& other)
-      : slot_(other.slot_)
-      , ctx_(other.ctx_)
-  {
-    static_assert(::ptxw::detail::dependent_false<Cast>, "ptxw: R6 parity: a cluster launch control handle owns "
-                                                         "its thread's ptxw::phase and cannot be copied; pass it "
-                                                         "by reference");
-  }
+  PTXW_REFUSED(PTXW_RULE(R6) "a cluster launch control handle owns its thread's ptxw::phase and cannot be "
+               "copied; pass it by reference")
+  handle(const handle&);
   handle& operator=(const handle&) = delete;
 
   // Whether this CTA runs: always on hardware (a canceled CTA never starts); with emulated_t,
@@ -382,7 +211,14 @@ public:
   __device__ submitter elect() const
   {
     const bool first_warp = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-    return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+    if constexpr (target_ok) // else open()'s R9 is the one error
+    {
+      return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+    }
+    else
+    {
+      return submitter(submitter::by_election{}, false, false);
+    }
   }
 
   // Requests the next block, from the submitter elect() made -- after a barrier that follows the
@@ -392,13 +228,9 @@ public:
   // Checked mode: a second request for the same phase is reported (R3) and dropped; after an
   // observed failure (R1), or when readers never release the slot (R4), the request is answered
   // with a failure instead of a block, so every reader still gets a response and leaves its loop.
-  template <class Submitter>
-  __device__ void request(const Submitter& s)
+  __device__ void request(const submitter& s)
   {
-    static_assert(::ptxw::detail::is_same_v<Submitter, submitter>,
-                  "ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
-                  "elects a lane per warp, so every warp that reached the call would cancel a block");
-    if constexpr (target_ok && ::ptxw::detail::is_same_v<Submitter, submitter>)
+    if constexpr (target_ok)
     {
       // The submitter's warp enters the backend's request (counter_t issues its atomic predicated,
       // so that no branch makes the compiler wait for its result); only the submitter's counts.
@@ -417,6 +249,10 @@ public:
       }
     }
   }
+  template <class T>
+  PTXW_REFUSED(PTXW_RULE(R3) "request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
+               "elects a lane per warp, so every warp that reached the call would cancel a block")
+  void request(const T&);
 
   // Waits for the slot's current phase, reads the response once and, where the async proxy wrote
   // it, releases the slot (fence_after_slot_read) before returning it. Every reader calls it.

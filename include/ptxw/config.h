@@ -1,4 +1,4 @@
-// ptxw/config.h: the build mode, and the namespace that carries it.
+// ptxw/config.h: the build mode, the namespace that carries it, and how a misuse is refused.
 //
 // PTXW_CHECKED=1 turns on checked mode (ptxw/checked.h): default on unless NDEBUG is defined, like
 // assert. Checked and unchecked code differ in every wait and request, so the mode is part of every
@@ -30,3 +30,13 @@
 #define PTXW_NAMESPACE_END \
   }                        \
   }
+
+// An overload that exists only to be refused: a call that resolves to it is an error at the
+// caller's own line (before any note), carrying `message`, the rule and the fix. A static_assert
+// would be reported at ptxw's line, with the caller's line only at the end of the instantiation
+// notes. Outside overload resolution (e.g. in a default argument) nvcc does not diagnose it: use it
+// only on what a call names directly.
+#define PTXW_REFUSED(message) __attribute__((unavailable(message)))
+
+// The rules the messages name (PTXW_RULE) and reports carry (ptxw::rule).
+#include <ptxw/rules.h>

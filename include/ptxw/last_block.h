@@ -77,7 +77,7 @@ template <class Count = ::cuda::std::uint32_t>
 class last_block_ticket
 {
   static_assert(detail::isa::is_atom_count<Count>,
-                "ptxw: R18 in range: a ticket counts with atom.add.u32 or .u64: Count is unsigned, unsigned long "
+                PTXW_RULE(R18) "a ticket counts with atom.add.u32 or .u64: Count is unsigned, unsigned long "
                 "or unsigned long long (a signed or narrower count overflows into a wrong merge)");
   last_block_ticket_state<Count>* state_;
   const checked::sink* sink_;
@@ -101,7 +101,7 @@ public:
       , sink_(nullptr)
   {
     static_assert(detail::dependent_false<Dep>,
-                  "ptxw: R17 initialised: a last_block_ticket comes only from last_block_ticket_host::view(), which "
+                  PTXW_RULE(R17) "a last_block_ticket comes only from last_block_ticket_host::view(), which "
                   "owns and initialises its memory");
   }
 };
@@ -164,19 +164,19 @@ __device__ bool checked_arrival(last_block_ticket_state<Count>* s, const checked
   const auto where = static_cast<::cuda::std::uint32_t>(reinterpret_cast<unsigned long long>(s));
   if (s == nullptr || s->tag != ticket_tag)
   {
-    checked::report(sink, 17, where, 0, s == nullptr ? 0u : s->tag);
+    checked::report(sink, rule::initialised, where, 0, s == nullptr ? 0u : s->tag, " (detail: the tag found)");
     return false;
   }
   const arrival_record me{ptx::get_sreg_gridid() + 1, unit, where};
   if (last_seen.launch == me.launch && last_seen.unit == me.unit && last_seen.ticket == me.ticket)
   {
-    checked::report(sink, 15, where, 2, callers); // phase 2: a second call
+    checked::report(sink, rule::uniform_call, where, 2, callers, " (phase 2: a second call)");
     return false;
   }
   last_seen = me;
   if (callers != threads)
   {
-    checked::report(sink, 15, where, 1, callers);
+    checked::report(sink, rule::uniform_call, where, 1, callers, " (not every thread called; detail: how many did)");
     atomicExch(&s->poisoned, 1u);
   }
   if (owner_check)
@@ -185,7 +185,8 @@ __device__ bool checked_arrival(last_block_ticket_state<Count>* s, const checked
     __threadfence(); // the owner's reset (below) before this launch's ticket
     if (owner != 0 && owner != me.launch)
     {
-      checked::report(sink, 16, where, 0, static_cast<::cuda::std::uint32_t>(owner - 1));
+      checked::report(sink, rule::one_launch_per_ticket, where, 0, static_cast<::cuda::std::uint32_t>(owner - 1),
+                      " (detail: the owner's %gridid)");
       atomicExch(&s->poisoned, 1u);
       return false;
     }
@@ -211,7 +212,8 @@ __device__ bool checked_range(const last_block_ticket<Count>&, const checked::si
   {
     if (reporter)
     {
-      checked::report(sink, 18, 0, 0, static_cast<::cuda::std::uint32_t>(units >> 32));
+      checked::report(sink, rule::in_range, 0, 0, static_cast<::cuda::std::uint32_t>(units >> 32),
+                      " (more units than the count type counts; detail: the count's high word)");
     }
     return false;
   }
@@ -275,7 +277,7 @@ template <class Count>
 __device__ bool last_cluster(const last_block_ticket<Count>& t)
 {
   constexpr bool target_ok = detail::supports<90, 800, Count>;
-  static_assert(target_ok, "ptxw: R9 target: last_cluster needs clusters: sm_90 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "last_cluster needs clusters: sm_90 or newer");
   if constexpr (target_ok)
   {
     __shared__ ::cuda::std::uint32_t flag; // written by rank 0's leader into every CTA of the cluster
@@ -296,7 +298,8 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
     const ::cuda::std::uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
     if (leader && rank != 0 && callers != threads && t.state_ != nullptr && t.state_->tag == detail::ticket_tag)
     {
-      checked::report(t.sink_, 15, 0, 1, callers); // rank 0 takes the ticket; this CTA only poisons
+      // Rank 0 takes the ticket; this CTA only poisons the launch.
+      checked::report(t.sink_, rule::uniform_call, 0, 1, callers, " (not every thread called; detail: how many did)");
       atomicExch(&t.state_->poisoned, 1u);
     }
 #else

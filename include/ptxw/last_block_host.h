@@ -56,7 +56,7 @@ public:
     const unsigned long long units = static_cast<unsigned long long>(grid.x) * grid.y * grid.z / (per ? per : 1);
     if (units == 0 || units - 1 > static_cast<unsigned long long>(static_cast<Count>(~Count(0))))
     {
-      throw std::runtime_error("ptxw: R18 in range: a grid of " + std::to_string(units) + (per > 1 ? " clusters" : " blocks")
+      throw std::runtime_error(PTXW_RULE(R18) "a grid of " + std::to_string(units) + (per > 1 ? " clusters" : " blocks")
                                + " is more than a " + std::to_string(8 * sizeof(Count))
                                + "-bit last-block ticket counts; use last_block_ticket_host<unsigned long long>");
     }

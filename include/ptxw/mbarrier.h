@@ -10,14 +10,17 @@
 // transaction counts, all at the barrier's own scope.
 //
 // Rules enforced here at compile time (docs/rules.md); a misuse gets one message, for the first
-// argument that is wrong:
-//   R6  waits take a ptxw::phase, which flips once per completed wait;
+// argument that is wrong. A wrong phase or count in a form without qualifiers is refused at the
+// caller's own line (PTXW_ONLY in ptxw/units.h); qualifiers, targets and the operands of the
+// qualified forms, whose qualifiers are checked first, are static_asserts here:
+//   R6  waits take a ptxw::phase lvalue, which flips once per completed wait;
 //   R9  each form compiles only for the targets and PTX ISA versions that have it;
 //   R10 only the sem/scope combinations the PTX ISA defines for the instruction;
 //   R11 arrival counts (ptxw::arrivals) and transaction bytes (ptxw::tx_bytes) are not interchangeable;
 //   R12 a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier.
-// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11) and a wait
-// that does not complete within PTXW_CHECKED_TIMEOUT_NS (R6), reported instead of hanging.
+// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11), a wait
+// that does not complete within PTXW_CHECKED_TIMEOUT_NS, a phase used on a second barrier or
+// living in shared memory (R6), reported instead of hanging.
 #pragma once
 
 #include <ptxw/checked.h>
@@ -54,7 +57,7 @@ __host__ __device__ constexpr bool check_op_scope()
 {
   if constexpr (!is_mbarrier_scope<OpScope>)
   {
-    static_assert(dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or "
+    static_assert(dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier operations take .scope = .cta or "
                                             ".cluster (ptx::scope_cta, ptx::scope_cluster), as the second of the "
                                             "(sem, scope) pair");
     return false;
@@ -62,7 +65,7 @@ __host__ __device__ constexpr bool check_op_scope()
   else if constexpr (detail::is_same_v<OpScope, ptx::scope_cluster_t>
                      && detail::is_same_v<BarrierScope, ptx::scope_cta_t>)
   {
-    static_assert(dependent_false<OpScope>, "ptxw: R12 barrier scope: a .cluster-scope operation needs a "
+    static_assert(dependent_false<OpScope>, PTXW_RULE(R12) "a .cluster-scope operation needs a "
                                             "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier");
     return false;
   }
@@ -78,7 +81,7 @@ __host__ __device__ constexpr bool check_arrive()
 {
   if constexpr (!is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed "
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.arrive takes .sem = .release or .relaxed "
                                         "(ptx::sem_release, ptx::sem_relaxed), as the first of the (sem, scope) pair");
     return false;
   }
@@ -89,7 +92,7 @@ __host__ __device__ constexpr bool check_arrive()
   else
   {
     constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer "
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.arrive with .sem and .scope needs sm_90 or newer "
                       "(.relaxed also needs PTX ISA 8.6)");
     return ok;
   }
@@ -101,7 +104,7 @@ __host__ __device__ constexpr bool check_tx()
 {
   if constexpr (!detail::is_same_v<Sem, ptx::sem_relaxed_t>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take "
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.expect_tx and mbarrier.complete_tx take "
                                         "only .sem = .relaxed (ptx::sem_relaxed), as the first of the (sem, scope) pair");
     return false;
   }
@@ -112,18 +115,22 @@ __host__ __device__ constexpr bool check_tx()
   else
   {
     constexpr bool ok = supports<90, 800, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
     return ok;
   }
 }
 
 // mbarrier.try_wait.parity and mbarrier.test_wait.parity.
-template <class Sem, class OpScope, class BarrierScope, class Ph>
+template <class Sem, class OpScope, class BarrierScope>
 __host__ __device__ constexpr bool check_wait()
 {
-  if constexpr (!is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>)
+  if constexpr (is_same_v<Sem, phase>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = "
+    return false; // the phase came first: copying it into `sem` is refused (R6) with the fix, qualifiers first
+  }
+  else if constexpr (!is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>)
+  {
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.try_wait and mbarrier.test_wait take .sem = "
                                         ".acquire or .relaxed (ptx::sem_acquire, ptx::sem_relaxed), as the first of the "
                                         "(sem, scope) pair");
     return false;
@@ -132,60 +139,25 @@ __host__ __device__ constexpr bool check_wait()
   {
     return false;
   }
-  else if constexpr (!is_phase_lvalue<Ph>)
-  {
-    static_assert(dependent_false<Ph>, "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per "
-                                       "completed wait; a parity integer or a temporary phase is how waits end up "
-                                       "on the wrong phase");
-    return false;
-  }
   else
   {
     constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
                       "sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
     return ok;
   }
 }
 
-template <class Count>
-__host__ __device__ constexpr bool check_arrivals()
-{
-  constexpr bool ok = is_unit<Count, arrivals>;
-  static_assert(ok, "ptxw: R11 units: this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes are "
-                    "ptxw::tx_bytes and go to expect_tx/complete_tx; qualifiers come first, as a (sem, scope) pair");
-  return ok;
-}
-
-template <class Bytes>
-__host__ __device__ constexpr bool check_tx_bytes()
-{
-  constexpr bool ok = is_unit<Bytes, tx_bytes>;
-  static_assert(ok, "ptxw: R11 units: this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival counts "
-                    "are ptxw::arrivals and go to init/arrive; qualifiers come first, as a (sem, scope) pair");
-  return ok;
-}
-
-template <class Hint>
-__host__ __device__ constexpr bool check_hint()
-{
-  constexpr bool ok = is_unit<Hint, suspend_hint>;
-  static_assert(ok, "ptxw: R11 units: the argument after the phase is a ptxw::suspend_hint{ns}; qualifiers come "
-                    "first, as a (sem, scope) pair before the phase");
-  return ok;
-}
-
-// Checked mode: counts must lie in the PTX range [min, 2^20 - 1].
-__device__ inline void check_count_range(unsigned rule, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t n,
-                                         ::cuda::std::uint32_t min)
+// Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11).
+__device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
 {
 #if PTXW_CHECKED
   if (n < min || n >= (1u << 20))
   {
-    checked::report(nullptr, rule, addr, 0, n);
+    checked::report(checked::default_sink<>, rule::units, addr, 0, n, " (a count out of the PTX range; detail: the count)");
   }
 #else
-  (void) rule, (void) addr, (void) n, (void) min;
+  (void) addr, (void) n, (void) min;
 #endif
 }
 
@@ -210,26 +182,28 @@ class remote_mbarrier
   {
     if constexpr (!detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
     {
-      static_assert(detail::dependent_false<Sem>, "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release "
+      static_assert(detail::dependent_false<Sem>, PTXW_RULE(R10) "remote mbarrier.arrive takes .sem = .release "
                                                   "or .relaxed, as the first of the (sem, scope) pair");
       return false;
     }
     else if constexpr (!detail::is_same_v<OpScope, ptx::scope_cluster_t>)
     {
-      static_assert(detail::dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster "
+      static_assert(detail::dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier.arrive on .shared::cluster "
                                                       "takes only .scope = .cluster (ptx::scope_cluster)");
       return false;
     }
     else
     {
       constexpr bool ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
-      static_assert(ok, "ptxw: R9 target: remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
+      static_assert(ok, PTXW_RULE(R9) "remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
                         "8.6)");
       return ok;
     }
   }
 
 public:
+  // The forms without qualifiers are templates only to keep their target checks lazy (R9).
+
   // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];
   template <class Dep = void>
   __device__ void arrive()
@@ -238,10 +212,10 @@ public:
   }
 
   // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count;
-  template <class Count>
-  __device__ void arrive(Count count)
+  template <class Dep = void>
+  __device__ void arrive(detail::arrivals_arg count)
   {
-    arrive(ptx::sem_release, ptx::scope_cluster, count);
+    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster, count.arg);
   }
 
   // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr];
@@ -260,27 +234,22 @@ public:
   {
     if constexpr (check_remote_arrive<Sem, OpScope>())
     {
-      if constexpr (detail::check_arrivals<Count>())
-      {
-        detail::check_count_range(11, addr_, count.value, 1);
-        detail::isa::mbarrier_arrive_remote(sem, addr_, count.value);
-      }
+      const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
+      detail::check_count_range(addr_, n, 1);
+      detail::isa::mbarrier_arrive_remote(sem, addr_, n);
     }
   }
 
   // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;
-  template <class Bytes>
-  __device__ void complete_tx(Bytes bytes)
+  template <class Dep = void>
+  __device__ void complete_tx(detail::tx_bytes_arg bytes)
   {
-    if constexpr (detail::check_tx_bytes<Bytes>())
+    constexpr bool target_ok = detail::supports<90, 800, Dep>;
+    static_assert(target_ok, PTXW_RULE(R9) "remote mbarrier.complete_tx needs sm_90 or newer");
+    if constexpr (target_ok)
     {
-      constexpr bool target_ok = detail::supports<90, 800, Bytes>;
-      static_assert(target_ok, "ptxw: R9 target: remote mbarrier.complete_tx needs sm_90 or newer");
-      if constexpr (target_ok)
-      {
-        detail::check_count_range(11, addr_, bytes.value, 0);
-        detail::isa::mbarrier_complete_tx_remote(addr_, bytes.value);
-      }
+      detail::check_count_range(addr_, bytes.arg.value, 0);
+      detail::isa::mbarrier_complete_tx_remote(addr_, bytes.arg.value);
     }
   }
 
@@ -295,7 +264,7 @@ template <class Scope>
 class mbarrier
 {
   static_assert(detail::is_mbarrier_scope<Scope>,
-                "ptxw: R12 barrier scope: an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
+                PTXW_RULE(R12) "an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
                 "ptx::scope_cluster (ptxw::cluster_barrier)");
 
   ::cuda::std::uint64_t word_; // no initialiser: lives in __shared__ memory, set by init()
@@ -306,54 +275,44 @@ class mbarrier
     return ptx::mbarrier_try_wait_parity(sem, scope, &word_, parity, hint.ns...);
   }
 
-  template <class Sem, class OpScope, class Ph, class... Hint>
-  __device__ bool try_wait_impl(Sem sem, OpScope scope, Ph& ph, Hint... hint)
+  // One try_wait or test_wait, `probe(parity)`: on success the phase advances. Checked mode checks
+  // the phase's barrier (R6) only then, off the spin of a polling loop; a phase of another barrier
+  // still gets there, its parity being that of this barrier's preceding phase (success at once) or
+  // of its current one.
+  template <class Probe>
+  __device__ bool probe_phase(phase& ph, Probe probe)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
+    if (probe(ph.parity()))
     {
-      if constexpr ((detail::check_hint<Hint>() && ...))
-      {
-        if (try_wait_parity(sem, scope, ph.parity(), hint...))
-        {
-          ph.advance();
-          return true;
-        }
-      }
+      ph.check_use(smem_addr());
+      ph.advance();
+      return true;
     }
     return false;
   }
 
   // The parity is read once and the phase advanced once, after the loop: advancing inside the
   // spin (as try_wait does) costs a select and an xor per retry on sm_90a.
-  template <class Sem, class OpScope, class Ph, class... Hint>
-  __device__ void wait_impl(Sem sem, OpScope scope, Ph& ph, Hint... hint)
+  template <class Sem, class OpScope, class... Hint>
+  __device__ void wait_phase(Sem sem, OpScope scope, phase& ph, Hint... hint)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
-    {
-      if constexpr ((detail::check_hint<Hint>() && ...))
-      {
-        const ::cuda::std::uint32_t parity = ph.parity();
+    ph.check_use(smem_addr());
+    const ::cuda::std::uint32_t parity = ph.parity();
 #if PTXW_CHECKED
-        if (!try_wait_parity(sem, scope, parity, hint...))
-        {
-          // The clock is read every 64 tries: reading %globaltimer on every try slows the spin.
-          const ::cuda::std::uint64_t start = checked::now_ns();
-          for (unsigned tries = 1; !try_wait_parity(sem, scope, parity, hint...); ++tries)
-          {
-            if (tries % 64 == 0 && checked::now_ns() - start > PTXW_CHECKED_TIMEOUT_NS)
-            {
-              checked::report(nullptr, 6, smem_addr(), ph.count(), 0);
-            }
-          }
-        }
-#else
-        while (!try_wait_parity(sem, scope, parity, hint...))
-        {
-        }
-#endif
-        ph.advance();
-      }
+    // A wait that does not complete in time is reported and then ends as if it had completed (with
+    // a sink that does not trap): what it guarded may be incomplete, and the report says so.
+    const checked::sink* sink = checked::default_sink<>;
+    if (!checked::bounded_spin(sink, [&] { return try_wait_parity(sem, scope, parity, hint...); }))
+    {
+      checked::report(sink, rule::parity, smem_addr(), ph.count(), 0,
+                      " (a wait that did not complete within the sink's timeout, PTXW_CHECKED_TIMEOUT_NS by default)");
     }
+#else
+    while (!try_wait_parity(sem, scope, parity, hint...))
+    {
+    }
+#endif
+    ph.advance();
   }
 
 public:
@@ -372,27 +331,22 @@ public:
   }
 
   // mbarrier.init.shared.b64 [addr], count;  -- one thread, before any other operation (R7).
-  template <class Count>
-  __device__ void init(Count count)
+  __device__ void init(detail::arrivals_arg count)
   {
-    if constexpr (detail::check_arrivals<Count>())
+    constexpr bool target_ok = detail::supports<80, 700, Scope>;
+    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.init needs sm_80 or newer");
+    if constexpr (target_ok)
     {
-      constexpr bool target_ok = detail::supports<80, 700, Count>;
-      static_assert(target_ok, "ptxw: R9 target: mbarrier.init needs sm_80 or newer");
-      if constexpr (target_ok)
-      {
-        detail::check_count_range(11, smem_addr(), count.value, 1);
-        ptx::mbarrier_init(&word_, count.value);
-      }
+      detail::check_count_range(smem_addr(), count.arg.value, 1);
+      ptx::mbarrier_init(&word_, count.arg.value);
     }
   }
 
   // mbarrier.inval.shared::cta.b64 [addr];  -- before the memory is reused for anything else.
-  template <class Dep = void>
   __device__ void inval()
   {
-    constexpr bool target_ok = detail::supports<80, 700, Dep>;
-    static_assert(target_ok, "ptxw: R9 target: mbarrier.inval needs sm_80 or newer");
+    constexpr bool target_ok = detail::supports<80, 700, Scope>;
+    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.inval needs sm_80 or newer");
     if constexpr (target_ok)
     {
       detail::isa::mbarrier_inval(smem_addr());
@@ -406,10 +360,9 @@ public:
   }
 
   // mbarrier.arrive.release.<scope>.shared::cta.b64 state, [addr], count;
-  template <class Count>
-  __device__ void arrive(Count count)
+  __device__ void arrive(detail::arrivals_arg count)
   {
-    arrive(ptx::sem_release, Scope{}, count);
+    arrive(ptx::sem_release, Scope{}, count.arg);
   }
 
   // mbarrier.arrive.{release,relaxed}.{cta,cluster}.shared::cta.b64 state, [addr];
@@ -428,19 +381,16 @@ public:
   {
     if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
     {
-      if constexpr (detail::check_arrivals<Count>())
-      {
-        detail::check_count_range(11, smem_addr(), count.value, 1);
-        (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, count.value);
-      }
+      const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
+      detail::check_count_range(smem_addr(), n, 1);
+      (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, n);
     }
   }
 
   // mbarrier.expect_tx.relaxed.<scope>.shared::cta.b64 [addr], txCount;
-  template <class Bytes>
-  __device__ void expect_tx(Bytes bytes)
+  __device__ void expect_tx(detail::tx_bytes_arg bytes)
   {
-    expect_tx(ptx::sem_relaxed, Scope{}, bytes);
+    expect_tx(ptx::sem_relaxed, Scope{}, bytes.arg);
   }
 
   // mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta.b64 [addr], txCount;
@@ -449,19 +399,16 @@ public:
   {
     if constexpr (detail::check_tx<Sem, OpScope, Scope>())
     {
-      if constexpr (detail::check_tx_bytes<Bytes>())
-      {
-        detail::check_count_range(11, smem_addr(), bytes.value, 0);
-        ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
-      }
+      const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
+      detail::check_count_range(smem_addr(), n, 0);
+      ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, n);
     }
   }
 
   // mbarrier.arrive.expect_tx.release.<scope>.shared::cta.b64 state, [addr], txCount;
-  template <class Bytes>
-  __device__ void arrive_expect_tx(Bytes bytes)
+  __device__ void arrive_expect_tx(detail::tx_bytes_arg bytes)
   {
-    arrive_expect_tx(ptx::sem_release, Scope{}, bytes);
+    arrive_expect_tx(ptx::sem_release, Scope{}, bytes.arg);
   }
 
   // mbarrier.arrive.expect_tx.{release,relaxed}.{cta,cluster}.shared::cta.b64 state, [addr], txCount;
@@ -470,19 +417,16 @@ public:
   {
     if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
     {
-      if constexpr (detail::check_tx_bytes<Bytes>())
-      {
-        detail::check_count_range(11, smem_addr(), bytes.value, 0);
-        (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, bytes.value);
-      }
+      const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
+      detail::check_count_range(smem_addr(), n, 0);
+      (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, n);
     }
   }
 
   // mbarrier.complete_tx.relaxed.<scope>.shared::cta.b64 [addr], txCount;
-  template <class Bytes>
-  __device__ void complete_tx(Bytes bytes)
+  __device__ void complete_tx(detail::tx_bytes_arg bytes)
   {
-    complete_tx(ptx::sem_relaxed, Scope{}, bytes);
+    complete_tx(ptx::sem_relaxed, Scope{}, bytes.arg);
   }
 
   // mbarrier.complete_tx.relaxed.{cta,cluster}.shared::cta.b64 [addr], txCount;
@@ -491,115 +435,119 @@ public:
   {
     if constexpr (detail::check_tx<Sem, OpScope, Scope>())
     {
-      if constexpr (detail::check_tx_bytes<Bytes>())
-      {
-        detail::check_count_range(11, smem_addr(), bytes.value, 0);
-        detail::isa::mbarrier_complete_tx(scope, smem_addr(), bytes.value);
-      }
+      const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
+      detail::check_count_range(smem_addr(), n, 0);
+      detail::isa::mbarrier_complete_tx(scope, smem_addr(), n);
     }
   }
 
   // This barrier as the same object in the shared memory of the cluster's CTA `rank`.
   // mapa.shared::cluster.u32 addr, [this], rank;
-  template <class Rank>
-  __device__ remote_mbarrier remote(Rank rank)
+  __device__ remote_mbarrier remote(detail::cta_rank_arg rank)
   {
-    if constexpr (!detail::is_same_v<Scope, ptx::scope_cluster_t>)
+    constexpr bool cluster = detail::is_same_v<Scope, ptx::scope_cluster_t>;
+    static_assert(cluster, PTXW_RULE(R12) "remote operations target a ptxw::cluster_barrier; this barrier "
+                           "is a ptxw::cta_barrier, whose init is not published to the cluster");
+    constexpr bool target_ok = detail::supports<90, 780, Scope>;
+    static_assert(!cluster || target_ok, PTXW_RULE(R9) "mapa.shared::cluster needs sm_90 or newer");
+    if constexpr (cluster && target_ok)
     {
-      static_assert(detail::dependent_false<Rank>, "ptxw: R12 barrier scope: remote operations target a "
-                                                   "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier, whose "
-                                                   "init is not published to the cluster");
-      return remote_mbarrier(0u);
+      return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.arg.value));
     }
-    else if constexpr (!detail::is_unit<Rank, cta_rank>)
-    {
-      static_assert(detail::dependent_false<Rank>, "ptxw: R11 units: remote() takes a ptxw::cta_rank{r}");
-      return remote_mbarrier(0u);
-    }
-    else
-    {
-      constexpr bool target_ok = detail::supports<90, 780, Rank>;
-      static_assert(target_ok, "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer");
-      return remote_mbarrier(target_ok ? detail::isa::mapa_shared_cluster(smem_addr(), rank.value) : 0u);
-    }
+    return remote_mbarrier(0u);
   }
+
+  // The waits take the phase (R6) and an optional ptxw::suspend_hint (R11) after the (sem, scope)
+  // pair; without the pair: acquire at the barrier's scope.
 
   // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity();
   // On success the phase advances to the next one.
-  template <class Ph>
-  __device__ bool try_wait(Ph&& ph)
+  __device__ bool try_wait(detail::phase_arg ph)
   {
-    return try_wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph);
+    return try_wait(ptx::sem_acquire, Scope{}, ph.arg);
   }
 
   // mbarrier.try_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity(), hint;
-  template <class Ph, class Hint>
-  __device__ bool try_wait(Ph&& ph, Hint hint)
+  __device__ bool try_wait(detail::phase_arg ph, detail::suspend_hint_arg hint)
   {
-    return try_wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph, hint);
+    return try_wait(ptx::sem_acquire, Scope{}, ph.arg, hint.arg);
   }
 
   // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
   template <class Sem, class OpScope, class Ph>
   __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    return try_wait_impl<Sem, OpScope, Ph>(sem, scope, ph);
+    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    {
+      return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
+        return try_wait_parity(sem, scope, parity);
+      });
+    }
+    return false;
   }
 
   // mbarrier.try_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity, hint;
   template <class Sem, class OpScope, class Ph, class Hint>
   __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
   {
-    return try_wait_impl<Sem, OpScope, Ph>(sem, scope, ph, hint);
+    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    {
+      const suspend_hint h = detail::suspend_hint_arg{hint}.arg;
+      return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
+        return try_wait_parity(sem, scope, parity, h);
+      });
+    }
+    return false;
   }
 
   // mbarrier.test_wait.parity.acquire.<scope>.shared::cta.b64 ok, [addr], ph.parity();
   // Never suspends. On success the phase advances to the next one.
-  template <class Ph>
-  __device__ bool test_wait(Ph&& ph)
+  __device__ bool test_wait(detail::phase_arg ph)
   {
-    return test_wait(ptx::sem_acquire, Scope{}, static_cast<Ph&&>(ph));
+    return test_wait(ptx::sem_acquire, Scope{}, ph.arg);
   }
 
   // mbarrier.test_wait.parity.{acquire,relaxed}.{cta,cluster}.shared::cta.b64 ok, [addr], parity;
   template <class Sem, class OpScope, class Ph>
   __device__ bool test_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope, Ph>())
+    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
     {
-      if (ptx::mbarrier_test_wait_parity(sem, scope, &word_, ph.parity()))
-      {
-        ph.advance();
-        return true;
-      }
+      return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
+        return ptx::mbarrier_test_wait_parity(sem, scope, &word_, parity);
+      });
     }
     return false;
   }
 
   // Blocks until the phase completes, then advances it: a try_wait.parity loop. Same forms as
   // try_wait: (ph), (ph, hint), (sem, scope, ph), (sem, scope, ph, hint).
-  template <class Ph>
-  __device__ void wait(Ph&& ph)
+  __device__ void wait(detail::phase_arg ph)
   {
-    wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph);
+    wait(ptx::sem_acquire, Scope{}, ph.arg);
   }
 
-  template <class Ph, class Hint>
-  __device__ void wait(Ph&& ph, Hint hint)
+  __device__ void wait(detail::phase_arg ph, detail::suspend_hint_arg hint)
   {
-    wait_impl<ptx::sem_acquire_t, Scope, Ph>(ptx::sem_acquire, Scope{}, ph, hint);
+    wait(ptx::sem_acquire, Scope{}, ph.arg, hint.arg);
   }
 
   template <class Sem, class OpScope, class Ph>
   __device__ void wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    wait_impl<Sem, OpScope, Ph>(sem, scope, ph);
+    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    {
+      wait_phase(sem, scope, detail::phase_arg{static_cast<Ph&&>(ph)}.arg);
+    }
   }
 
   template <class Sem, class OpScope, class Ph, class Hint>
   __device__ void wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
   {
-    wait_impl<Sem, OpScope, Ph>(sem, scope, ph, hint);
+    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    {
+      wait_phase(sem, scope, detail::phase_arg{static_cast<Ph&&>(ph)}.arg, detail::suspend_hint_arg{hint}.arg);
+    }
   }
 };
 

@@ -4,11 +4,15 @@
 // stale or hand-computed parity returns at once on an old phase, or never. A ptxw::phase starts at
 // parity 0 (a freshly initialised barrier is in phase 0), cannot be built from an integer, cannot
 // be copied (a copy is a second, diverging idea of where the barrier is), and only flips inside a
-// wait that observed its phase complete -- exactly once per completed wait.
+// wait that observed its phase complete -- exactly once per completed wait. It belongs to one
+// thread (a local variable) and one barrier; checked mode reports a phase in shared memory and a
+// phase that waits on a second barrier.
 #pragma once
 
 #include <ptxw/checked.h>
+#include <ptxw/detail/isa/mapa.h>
 #include <ptxw/target.h>
+#include <ptxw/units.h>
 
 PTXW_NAMESPACE_BEGIN
 template <class Scope>
@@ -19,11 +23,17 @@ class phase
   // Checked mode counts completed waits (the parity is the low bit), so diagnostics can name the
   // phase; otherwise it is the parity itself.
   ::cuda::std::uint32_t state_ = 0;
+#if PTXW_CHECKED
+  // The barrier of this phase's first wait (shared::cta address); ~0u before it.
+  ::cuda::std::uint32_t barrier_ = ~0u;
+#endif
 
   template <class Scope>
   friend class mbarrier;
 
-  __device__ explicit phase(::cuda::std::uint32_t state) noexcept
+  struct state_tag
+  {};
+  __device__ phase(state_tag, ::cuda::std::uint32_t state) noexcept
       : state_(state)
   {}
 
@@ -36,12 +46,51 @@ class phase
 #endif
   }
 
+  // Checked mode, before each wait on the barrier at shared::cta address `barrier` (R6). A phase in
+  // shared memory was never initialised and is flipped by every thread that waits; a phase used
+  // on a second barrier flips once per wait on either and leaves both behind. Unchecked: nothing.
+  __device__ void check_use(::cuda::std::uint32_t barrier) noexcept
+  {
+#if PTXW_CHECKED
+    if (__isShared(this)) // folds to false for a local phase: no cost there
+    {
+      checked::report(checked::default_sink<>, rule::parity, barrier, state_, detail::isa::smem_addr(this),
+                      " (a ptxw::phase in shared memory: declare it as a local variable; detail: its address)");
+    }
+    else if (barrier_ == ~0u)
+    {
+      barrier_ = barrier;
+    }
+    else if (barrier_ != barrier)
+    {
+      checked::report(checked::default_sink<>, rule::parity, barrier, state_, barrier_,
+                      " (one ptxw::phase waits on two barriers: one phase per barrier; detail: the barrier of its "
+                      "first wait)");
+    }
+#else
+    (void) barrier;
+#endif
+  }
+
 public:
-  phase() = default;
-  // R6: a copy would be a second, diverging idea of where the barrier is. (Passing a phase where
-  // a (sem, scope) pair goes -- qualifiers come first -- also lands here.)
-  phase(const phase&)            = delete;
-  phase& operator=(const phase&) = delete;
+  // Not constexpr, on purpose: nvcc then warns (#20054, "dynamic initialization is not supported")
+  // about `__shared__ ptxw::phase`, whose initialiser would never run; checked mode reports it.
+  __device__ phase() noexcept {}
+
+  // R6: a copy is a second, diverging idea of where the barrier is. A phase passed to a wait before
+  // the (sem, scope) pair lands here too, copied into the by-value `sem`.
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not copied or moved (a copy is a second, diverging idea of "
+               "where the barrier is): pass it by reference, ptxw::phase&; a wait takes the (sem, scope) pair "
+               "first, then the phase")
+  phase(const phase&);
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not assigned (it flips only in a completed wait): use one "
+               "phase per barrier, for the barrier's whole life")
+  phase& operator=(const phase&);
+  template <class T>
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not made from an integer: `ptxw::phase ph;` waits for a "
+               "fresh barrier's first phase, `ptxw::phase::preceding()` for the one before it (a producer's "
+               "first wait on a free slot)")
+  phase(T);
 
   // The phase before a fresh barrier's first: a wait on it succeeds at once (PTX counts the
   // immediately preceding phase as complete). A producer's first wait on an "empty" barrier, whose
@@ -49,9 +98,9 @@ public:
   __device__ static phase preceding() noexcept
   {
 #if PTXW_CHECKED
-    return phase(~0u);
+    return phase(state_tag{}, ~0u);
 #else
-    return phase(1u);
+    return phase(state_tag{}, 1u);
 #endif
   }
 
@@ -75,9 +124,9 @@ public:
 };
 
 namespace detail {
-// Ph, as deduced by a forwarding reference, is a non-const phase lvalue.
-template <class Ph>
-inline constexpr bool is_phase_lvalue = is_same_v<Ph, phase&>;
+PTXW_ONLY(phase_arg, phase&,
+          PTXW_RULE(R6) "waits take a ptxw::phase lvalue, which flips once per completed wait; a parity "
+          "integer or a temporary phase is how waits end up on the wrong phase");
 } // namespace detail
 
 PTXW_NAMESPACE_END

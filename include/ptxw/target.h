@@ -120,5 +120,16 @@ struct remove_cvref<const volatile T> : remove_cvref<T>
 template <class T>
 using remove_cvref_t = typename remove_cvref<T>::type;
 
+template <bool B, class T = void>
+struct enable_if
+{};
+template <class T>
+struct enable_if<true, T>
+{
+  using type = T;
+};
+template <bool B, class T = void>
+using enable_if_t = typename enable_if<B, T>::type;
+
 } // namespace detail
 PTXW_NAMESPACE_END

@@ -61,7 +61,7 @@ class queue_cursor;
 template <class T>
 class work_queue
 {
-  static_assert(detail::queue_item_ok<T>, "ptxw: R18 in range: a queue's items are copied by cudaMemcpy and "
+  static_assert(detail::queue_item_ok<T>, PTXW_RULE(R18) "a queue's items are copied by cudaMemcpy and "
                                           "returned by value: T must be trivially copyable and default-constructible");
   const T* items_            = nullptr;
   unsigned long long size_   = 0;
@@ -85,7 +85,7 @@ public:
   template <class Dep = void>
   __host__ __device__ work_queue()
   {
-    static_assert(detail::dependent_false<Dep>, "ptxw: R17 initialised: a work_queue comes only from "
+    static_assert(detail::dependent_false<Dep>, PTXW_RULE(R17) "a work_queue comes only from "
                                                 "work_queue_host::view(), which owns and initialises its memory");
   }
 };
@@ -121,7 +121,7 @@ public:
 #if PTXW_CHECKED
     if (!present_)
     {
-      checked::report(sink_, 19, 0, 0, 0);
+      checked::report(sink_, rule::one_item_at_a_time, 0, 0, 0, " (the read of no item)");
     }
 #endif
     return value_;
@@ -152,7 +152,7 @@ public:
     template <class U>
     __device__ operator U() const
     {
-      static_assert(detail::dependent_false<U>, "ptxw: R19 one item at a time: an item is fetch()'s return value (a "
+      static_assert(detail::dependent_false<U>, PTXW_RULE(R19) "an item is fetch()'s return value (a "
                                                 "copy); the slot's hand-over buffer is rewritten by the next fetch");
       return U{};
     }
@@ -165,7 +165,7 @@ namespace detail {
 template <class T, unsigned K>
 class queue_cursor
 {
-  static_assert(batch_ok<K>, "ptxw: R18 in range: a batch takes 1 to 32 items per atomic (K in [1, 32])");
+  static_assert(batch_ok<K>, PTXW_RULE(R18) "a batch takes 1 to 32 items per atomic (K in [1, 32])");
 
   work_queue<T> q_;
   queue_slot* slot_;
@@ -187,7 +187,7 @@ class queue_cursor
   static constexpr ::cuda::std::uint32_t kPaceCycles = 32000; // ~16 us at 2 GHz
   __device__ unsigned long long batch([[maybe_unused]] unsigned long long walked)
   {
-    if constexpr (K == 1)
+    if constexpr (K <= 1) // (K = 0 is refused above: one error, no warning about k < K)
     {
       return 1;
     }
@@ -228,7 +228,8 @@ class queue_cursor
       if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u
           == static_cast<::cuda::std::uint32_t>(__ffs(__activemask()) - 1)) // one report per calling warp
       {
-        checked::report(q_.sink_, 15, where(), 0, callers);
+        checked::report(q_.sink_, rule::uniform_call, where(), 0, callers,
+                        " (a fetch not every thread made; detail: how many did)");
       }
       return false;
     }
@@ -248,7 +249,8 @@ class queue_cursor
   {
     if (q_.state_ == nullptr || q_.state_->tag != queue_tag)
     {
-      checked::report(q_.sink_, 17, where(), 0, q_.state_ == nullptr ? 0u : q_.state_->tag);
+      checked::report(q_.sink_, rule::initialised, where(), 0, q_.state_ == nullptr ? 0u : q_.state_->tag,
+                      " (detail: the tag found)");
       return false;
     }
     return true;

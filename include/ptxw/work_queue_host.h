@@ -24,7 +24,7 @@ PTXW_NAMESPACE_BEGIN
 template <class T>
 class work_queue_host
 {
-  static_assert(detail::queue_item_ok<T>, "ptxw: R18 in range: a queue's items are copied by cudaMemcpy and "
+  static_assert(detail::queue_item_ok<T>, PTXW_RULE(R18) "a queue's items are copied by cudaMemcpy and "
                                           "returned by value: T must be trivially copyable and default-constructible");
   std::size_t capacity_;
   std::size_t size_ = 0;
@@ -35,7 +35,7 @@ class work_queue_host
   {
     if (n > capacity_)
     {
-      throw std::runtime_error(std::string("ptxw: R18 in range: ") + what + " " + std::to_string(n)
+      throw std::runtime_error(std::string(PTXW_RULE(R18)) + what + " " + std::to_string(n)
                                + " items into a work queue of capacity " + std::to_string(capacity_));
     }
   }

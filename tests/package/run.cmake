@@ -1,6 +1,7 @@
 # Install ptxw from its build tree into a scratch prefix, then configure and build the consumer
-# project against that prefix only, and run its ptxw_add_codegen_test tests: `arrive/*` must pass,
-# `must_fail_*` must fail with FileCheck's message. Fails if any step does not go that way.
+# project against that prefix only, and run its ptxw_add_codegen_test and ptxw_add_sass_baseline_test
+# tests: `arrive/*` must pass, `must_fail_wrong_scope` must fail with FileCheck's message, and
+# `must_fail_planted` with sass-diff's, until its _update_sass_baseline target accepts the change.
 file(REMOVE_RECURSE ${WORK_DIR})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
@@ -15,13 +16,25 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PAT
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^arrive/" --output-on-failure --no-tests=error)
 
-execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^must_fail_" --output-on-failure
-                --no-tests=error RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-message("${out}")
-if(rc EQUAL 0)
-  message(FATAL_ERROR "package test: must_fail_wrong_scope passed; its check should have failed")
-endif()
-if(NOT out MATCHES "expected string not found in input" OR NOT out MATCHES "PTX checks failed for sm_90a")
-  message(FATAL_ERROR "package test: must_fail_wrong_scope failed, but not with FileCheck's message")
-endif()
+# Runs the tests matching `regex`, which must fail, with output matching every one of the patterns after it.
+function(must_fail name regex)
+  execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "${regex}" --output-on-failure
+                  --no-tests=error RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "package test: ${name} passed; it should have failed")
+  endif()
+  foreach(pattern IN LISTS ARGN)
+    if(NOT out MATCHES "${pattern}")
+      message(FATAL_ERROR "package test: ${name} failed, but its output lacks '${pattern}'")
+    endif()
+  endforeach()
+endfunction()
+
+must_fail(must_fail_wrong_scope "^must_fail_wrong" "expected string not found in input" "PTX checks failed for sm_90a")
 message("package test: must_fail_wrong_scope failed as it must (FileCheck rejected the wrong scope)")
+must_fail(must_fail_planted "^must_fail_planted/" "codegen/arrive.cu +sm_90a +signal_ready +SASS" "2 changed")
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --target must_fail_planted_update_sass_baseline)
+step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^must_fail_planted/" --output-on-failure --no-tests=error)
+message("package test: must_fail_planted failed as it must (sass-diff showed the change), and passes once its "
+        "baseline is updated")

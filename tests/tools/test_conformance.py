@@ -94,3 +94,22 @@ class BrokenToolchainTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AssemblerOnlyToolchainTest(unittest.TestCase):
+    """A toolchain with ptxas but no nvcc (CUDA 12.9 from PyPI): ptxas columns measured, gates 'no nvcc',
+    and neither a disagreement nor a failure."""
+
+    def test_ptxas_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bin_dir = Path(tmp, "cuda", "bin")
+            bin_dir.mkdir(parents=True)
+            bin_dir.joinpath("ptxas").symlink_to(REAL.ptxas)
+            run, report = conformance(tmp, "--toolchain", str(bin_dir.parent), "--targets", "sm_90a", "sm_100a")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("ptxas only: no nvcc", run.stdout)
+        c = cell(report, "sm_100a", "clusterlaunchcontrol.try_cancel")
+        self.assertEqual(c["ptxas"]["verdict"], "accept")
+        self.assertIn("UGETNEXTWORKID.SELFCAST", "\n".join(c["kernel"]["listing"]))
+        self.assertEqual((c["ptxw"]["verdict"], c["cccl"]["verdict"]), ("no nvcc", "no nvcc"))
+        self.assertEqual(c["problems"], [])

@@ -1,5 +1,6 @@
-"""SASS parsing, canonical listings and the zero-overhead comparison (tools/ptxwtools/sass.py)."""
+"""SASS parsing, canonical listings, the normaliser and the zero-overhead comparison (tools/ptxwtools/sass.py)."""
 
+import difflib
 import unittest
 
 from ptxwtools import sass
@@ -110,6 +111,51 @@ class CompareTest(unittest.TestCase):
     def test_no_wrapper_is_an_error(self):
         with self.assertRaisesRegex(sass.SassError, "no 'ptxw_\\*' function"):
             sass.compare_pairs([_f("ref_a", "EXIT")])
+
+
+class NormaliseTest(unittest.TestCase):
+    """What sass-diff compares by: a rebuild that only moves code or renumbers registers is no change."""
+
+    LOOP = ["MOV R4, RZ", "IADD3 R4, R4, 0x1, RZ", "ISETP.GE.AND P0, PT, R4, R2, PT", "@!P0 BRA 0x10", "EXIT"]
+
+    def test_register_renumbering_is_no_change(self):
+        renamed = [t.replace("R4", "R9").replace("R2", "R3").replace("P0", "P2") for t in self.LOOP]
+        self.assertEqual(sass.normalise(_f("a", *self.LOOP).instructions),
+                         sass.normalise(_f("b", *renamed).instructions))
+
+    def test_branch_targets_are_relative(self):
+        self.assertEqual(sass.normalise(_f("a", *self.LOOP).instructions)[3], "@!P%0 BRA .-2")
+
+    def test_an_address_shift_changes_only_the_added_line(self):
+        # One instruction more before the loop moves the loop, and its branch target, by 0x10.
+        shifted = ["MEMBAR.ALL.CTA", "MOV R4, RZ", "IADD3 R4, R4, 0x1, RZ", "ISETP.GE.AND P0, PT, R4, R2, PT",
+                   "@!P0 BRA 0x20", "EXIT"]
+        a = sass.normalise(_f("a", *self.LOOP).instructions)
+        b = sass.normalise(_f("b", *shifted).instructions)
+        self.assertEqual([line for line in difflib.ndiff(a, b) if line[:1] in "+-"], ["+ MEMBAR.ALL.CTA"])
+
+    def test_alignment_nops_are_dropped_and_targets_follow(self):
+        padded = _f("a", "MOV R4, RZ", "NOP", "NOP", "IADD3 R4, R4, 0x1, RZ", "@!P0 BRA 0x30", "EXIT")
+        plain = _f("b", "MOV R4, RZ", "IADD3 R4, R4, 0x1, RZ", "@!P0 BRA 0x10", "EXIT")
+        self.assertEqual(sass.normalise(padded.instructions), sass.normalise(plain.instructions))
+
+    def test_a_predicated_nop_stays(self):
+        self.assertIn("@!P%0 NOP", sass.normalise(_f("a", "@!P0 NOP", "EXIT").instructions))
+
+    def test_return_address_and_calls(self):
+        got = sass.normalise(_f("a", "LEPC R20, 0x20", "CALL.ABS.NOINC R2", "EXIT").instructions)
+        self.assertEqual(got[:2], ["LEPC R%0, .+2", "CALL.ABS.NOINC R%1"])
+
+    def test_opcode_classes(self):
+        self.assertEqual(sass.opcode_class(sass.opcode("@!P0 SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR4], R0")), "sync/fence")
+        self.assertEqual(sass.opcode_class("UGETNEXTWORKID.SELFCAST"), "async copy/CLC")
+        self.assertEqual(sass.opcode_class("BRA.U.ANY"), "control")
+        self.assertEqual(sass.opcode_class("LDS.128"), "memory")
+        self.assertEqual(sass.opcode_class("ULEA"), "uniform ALU")
+        self.assertEqual(sass.opcode_class("IADD3"), "integer/move")
+
+    def test_demangle(self):
+        self.assertEqual(sass.demangle(["_Z3fooPi", "plain"]), {"_Z3fooPi": "foo(int*)", "plain": "plain"})
 
 
 if __name__ == "__main__":

@@ -68,11 +68,12 @@ def check(sources, target_name, checks: Path, out: Path, cuda_root=None, require
             compile_.compile_source(src.resolve(), target, stem, tc, nvcc_flags)
             listing["PTX"].append(stem.with_name(stem.name + ".ptx").read_text())
             listing["SASS"].append(stem.with_name(stem.name + ".sass").read_text())
+    except compile_.CompileError as e:  # the kernel does not compile: a failed check, with nvcc's message
+        sys.stderr.write(f"ptxw-compile: {e}\n")
+        return 1
     except (toolchain.ToolError, targets.UnknownTarget) as e:
         _say(str(e))
         return 2
-    except SystemExit as e:  # a failed compile step; compile.py printed the command and its output
-        return int(e.code or 1)
     status = 0
     for kind in kinds:
         inputs = out / f"all.{kind.lower()}"

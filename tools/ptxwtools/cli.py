@@ -3,6 +3,8 @@
   tools/ptxw setup        install what the suite needs (idempotent; see deps.py)
   tools/ptxw conformance  the main job: what each toolchain accepts and emits for every wrapped form on
                           every target, and whether ptxw's and CCCL's gates agree (conformance.py)
+  tools/ptxw sass-diff    SASS changes between toolchains, git revisions or a recorded baseline
+                          (sass_diff.py, sass_diff_cli.py)
   tools/ptxw codegen      run the codegen suite once per target, print a per-target summary
   tools/ptxw test       set up, build, and run every test (CTest): codegen, runtime, tools, package
   tools/ptxw compile    compile one source for one target to PTX, cubin and SASS (compile.py)
@@ -17,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deps, targets, toolchain
+from . import compile as compile_, deps, sass_diff_cli, targets, toolchain
 
 REPO = toolchain.REPO
 
@@ -127,7 +129,7 @@ def cmd_conformance(a):
 
 
 def cmd_test(a):
-    deps.setup()
+    deps.setup(toolchains=True)  # the sass-diff tests compare CUDA 13.0 with 13.5
     build = Path(a.build_dir).resolve()
     jobs = str(os.cpu_count() or 2)
     steps = [
@@ -145,9 +147,10 @@ def cmd_test(a):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in ("compile", "sass-equal", "check"):
-        from . import check, compile, sass_equal  # their own argument parsers
+        from . import check, sass_equal  # their own argument parsers
 
-        return {"compile": compile.main, "sass-equal": sass_equal.main, "check": check.main}[argv[0]](argv[1:])
+        return {"compile": compile_.main, "sass-equal": sass_equal.main, "check": check.main}[argv[0]](argv[1:])
+    argv, nvcc_flags = compile_.split_nvcc_flags(argv) if argv[:1] == ["sass-diff"] else (argv, [])
     p = argparse.ArgumentParser(prog="ptxw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("setup", help="install what the suite needs")
@@ -177,10 +180,12 @@ def main(argv=None):
     k.add_argument("-j", "--jobs", type=int, help="parallel targets (default: one per core)")
     k.add_argument("--fail-on-disagreement", action="store_true", help="exit 3 if a gate disagrees with ptxas")
     k.set_defaults(func=cmd_conformance)
+    sass_diff_cli.add_parser(sub)
     t = sub.add_parser("test", help="build and run every test")
     t.add_argument("--build-dir", default=str(REPO / "build"))
     t.set_defaults(func=cmd_test)
     a = p.parse_args(argv)
+    a.nvcc_flags = nvcc_flags
     try:
         return a.func(a)
     except (toolchain.ToolError, targets.UnknownTarget) as e:

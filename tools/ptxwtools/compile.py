@@ -1,45 +1,93 @@
-"""Compile one CUDA source for one target into the three files a codegen test checks:
-<out>.ptx (nvcc -ptx), <out>.cubin (ptxas) and <out>.sass (canonical listing, see sass.py).
+"""Compile one CUDA source for one target into the files a codegen test checks: <out>.ptx (nvcc
+-ptx), <out>.cubin (ptxas) and <out>.sass (canonical listing, see sass.py), and the record `ptxw
+sass-diff` reads: <out>.sass.json (the listing per function with its resources, and the cubin's
+provenance). A .ptx source skips nvcc (an assembler-only toolchain can do those); its .target is
+set to the target compiled for.
 
     tools/ptxw compile kernel.cu --target sm_100a -o /tmp/kernel [-- extra nvcc flags]
 
 Kernels compile as a release build (-DNDEBUG, so ptxw's checked mode is off unless the test passes
--DPTXW_CHECKED=1 after --). Each step's command line is printed when it fails, so a failure can
-be rerun by hand."""
+-DPTXW_CHECKED=1 after --). A failing step raises CompileError with its command line and output, so
+a failure can be rerun by hand.
+
+A correct kernel compiles without a word: `ptxw compile` fails when nvcc or ptxas prints a warning
+or an advisory, unless --allow-warnings (a test that provokes one on purpose, or one of the codegen
+suite's known exceptions, KNOWN_WARNINGS in tests/codegen/lit.cfg.py)."""
 
 import argparse
+import json
+import re
 import shlex
 import sys
 from pathlib import Path
 
-from . import sass, targets, toolchain
+from . import cubin, sass, targets, toolchain
 
 INCLUDE = toolchain.REPO / "include"
+_WARNING = re.compile(r"warning|advisory", re.IGNORECASE)
 
 
-def _step(cmd):
+class CompileError(toolchain.ToolError):
+    """A step that ran and failed: the source does not compile (the message is the tool's)."""
+
+    def __init__(self, cmd, returncode, output):
+        self.command, self.returncode, self.output = shlex.join(map(str, cmd)), returncode, output
+        super().__init__(f"command failed (exit {returncode}):\n  {self.command}\n{output}")
+
+
+def _step(cmd, commands):
     out = toolchain.run(cmd)
+    commands.append(shlex.join(map(str, cmd)))
     if out.returncode != 0:
-        sys.stderr.write(f"ptxw-compile: command failed (exit {out.returncode}):\n  {shlex.join(map(str, cmd))}\n")
-        sys.stderr.write(out.stdout + out.stderr)
-        raise SystemExit(1)
+        raise CompileError(cmd, out.returncode, out.stdout + out.stderr)
     return out
 
 
-def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=()):
-    """ptxw's headers come from this checkout when there is one (an installed copy of the tools
-    has none: its callers pass -I<prefix>/include)."""
+def nvcc_command(tc: toolchain.Toolchain, target: str, src: Path, include_dirs, nvcc_flags, *mode) -> list:
+    """nvcc as every ptxw tool runs it: C++17, a release build, one target; mode: -ptx, -M, ..."""
+    return [tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target}", *mode, *(f"-I{d}" for d in include_dirs),
+            *nvcc_flags, src]
+
+
+def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=(),
+                   include_dirs=None, depfile: Path = None) -> dict:
+    """Compiles and returns the record written to <out>.sass.json, with the warning and advisory
+    lines nvcc and ptxas printed ("warnings"). ptxw's headers come from this checkout when there is
+    one (an installed copy of the tools has none: its callers pass -I<prefix>/include); include_dirs
+    replaces them. depfile: also write nvcc's dependency list."""
     if target.name not in tc.targets:
         raise toolchain.ToolError(f"ptxas {tc.version} at {tc.ptxas} does not know target {target.name}")
     disasm = toolchain.find_disassembler(tc.root)
-    ptx, cubin = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
-    include = [f"-I{INCLUDE}"] if INCLUDE.is_dir() else []
-    _step([tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target.name}", "-ptx", *include, *nvcc_flags, src, "-o", ptx])
-    _step([tc.ptxas, f"--gpu-name={target.name}", ptx, "-o", cubin])
-    dump = _step([disasm, "-sass", cubin])
+    ptx, cub = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
+    commands, printed = [], []
+    if src.suffix == ".ptx":  # the same module for every target: its .target directive names the one compiled for
+        ptx.write_text(re.sub(r"^(\s*\.target\s+)sm_\w+", rf"\g<1>{target.name}", src.read_text(), count=1, flags=re.M))
+    else:
+        if not tc.has_nvcc:
+            raise toolchain.ToolError(f"no nvcc in the toolchain at {tc.root} (ptxas {tc.version} only): it cannot "
+                                      f"compile {src.name}")
+        dirs = [INCLUDE] if include_dirs is None and INCLUDE.is_dir() else include_dirs or []
+        deps = ["-MD", "-MF", depfile] if depfile else []
+        printed.append(_step([*nvcc_command(tc, target.name, src, dirs, nvcc_flags, "-ptx", *deps), "-o", ptx],
+                             commands))
+    verbose = _step([tc.ptxas, "-v", f"--gpu-name={target.name}", ptx, "-o", cub], commands)
+    printed.append(verbose)
+    dump = _step([disasm, "-res-usage", "-sass", cub], commands)
     functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())
     header = f"{src.name} for {target.name}: ptxas {tc.version}, {disasm}"
     out.with_name(out.name + ".sass").write_text(sass.format_listing(functions, header))
+    used = cubin.resources(dump.stdout, verbose.stdout + verbose.stderr)
+    names = sass.demangle([f.name for f in functions])
+    record = {
+        "source": str(src), "target": target.name, "toolchain": str(tc.root), "ptxas": tc.version,
+        "provenance": cubin.provenance(cub.read_bytes()), "commands": commands,
+        "functions": [{"name": f.name, "demangled": names[f.name], "resources": used.get(f.name, {}),
+                       "listing": sass.listing_lines(f)} for f in functions],
+        "warnings": [line for step in printed for line in (step.stdout + step.stderr).splitlines()
+                     if _WARNING.search(line)],
+    }
+    out.with_name(out.name + ".sass.json").write_text(json.dumps(record, indent=0))
+    return record
 
 
 def split_nvcc_flags(argv):
@@ -57,12 +105,18 @@ def main(argv=None):
     p.add_argument("--target", required=True, help="sm_90a, sm_100f, ...")
     p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
     p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    p.add_argument("--allow-warnings", action="store_true", help="do not fail on warnings and advisories")
     argv, nvcc_flags = split_nvcc_flags(sys.argv[1:] if argv is None else argv)
     p.epilog = "Arguments after -- go to nvcc."
     a = p.parse_args(argv)
     try:
-        compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root), nvcc_flags)
-    except (toolchain.ToolError, targets.UnknownTarget) as e:
+        warnings = compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root),
+                                  nvcc_flags)["warnings"]
+    except (toolchain.ToolError, targets.UnknownTarget) as e:  # CompileError included
         sys.stderr.write(f"ptxw-compile: {e}\n")
+        return 1
+    if warnings and not a.allow_warnings:
+        sys.stderr.write("ptxw-compile: a correct kernel compiles without warnings or advisories; nvcc or ptxas "
+                         f"printed for {a.source}:\n" + "".join(f"  {w}\n" for w in warnings))
         return 1
     return 0

@@ -31,7 +31,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import probes, sass, targets, toolchain, variants
+from . import cache as cache_, compile as compile_, cubin, probes, sass, targets, toolchain, variants
 
 # The grid's default targets: every target the issue names, plus sm_80 and sm_90 to show the gates.
 DEFAULT_TARGETS = ("sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_110",
@@ -41,16 +41,13 @@ DEFAULT_TARGETS = ("sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "
 RUNTIME_TARGET = "sm_90a"
 RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
 
+# A gate verdict where the toolchain cannot compile C++ at all (CUDA 12.9 from PyPI: ptxas only).
+NO_NVCC = "no nvcc"
 _UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
-_SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py")
+_SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py", "cubin.py")
 
 
-def _digest(*parts) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(str(p).encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+_digest = cache_.digest
 
 
 def _tree_digest(root: Path, pattern: str) -> str:
@@ -78,6 +75,7 @@ class Cell:
     family: str
     ptxas: Step = None
     sass: list = field(default_factory=list)
+    kernel: dict = None  # the probe kernel as compile.py records one (listing, resources): what sass-diff compares
     ptxw: Step = None
     cccl: Step = None
     runtime: Step = None
@@ -100,23 +98,12 @@ class Measurer:
 
     def __init__(self, tc: toolchain.Toolchain, cache: Path, use_cache: bool):
         self.tc = tc
-        self.cache = cache
-        self.use_cache = use_cache
+        self.cache = cache_.Cache(cache, use_cache)
         self.disasm = toolchain.find_disassembler(tc.root)
         self.headers = _tree_digest(toolchain.REPO / "include", "*.h")
         here = Path(__file__).parent
         self.code = _digest(*(here.joinpath(f).read_text() for f in _SOURCE_FILES))
         self.identity = _digest(tc.root, tc.version, self.code)
-
-    # cache of one part of one cell
-    def _cached(self, kind: str, key: str, compute):
-        path = self.cache / kind / f"{key}.json"
-        if self.use_cache and path.exists():
-            return json.loads(path.read_text())
-        value = compute()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(value))
-        return value
 
     def _run(self, cmd, cwd=None):
         out = toolchain.run(cmd, cwd=cwd)
@@ -125,9 +112,9 @@ class Measurer:
     # ptxas acceptance and SASS, for all variants of one target
     def ptxas(self, target: str, vs: list) -> dict:
         keys = {v.id: _digest(self.identity, target, v.ptx) for v in vs}
-        missing = [v for v in vs if not (self.use_cache and (self.cache / "ptxas" / f"{keys[v.id]}.json").exists())]
+        missing = [v for v in vs if not self.cache.has("ptxas", keys[v.id])]
         fresh = self._ptxas_batch(target, missing) if missing else {}
-        return {v.id: self._cached("ptxas", keys[v.id], lambda v=v: fresh[v.id]) for v in vs}
+        return {v.id: self.cache.get_or("ptxas", keys[v.id], lambda v=v: fresh[v.id]) for v in vs}
 
     def _ptxas_batch(self, target: str, vs: list) -> dict:
         result = {}
@@ -145,46 +132,55 @@ class Measurer:
                 kind = f"error: ptxas exited with status {verdict.returncode}"
             result[v.id] = {"step": asdict(Step(kind, verdict.command, verdict.output)), "sass": []}
         if accepted:
-            opcodes, cmd, output = self._sass_of(target, [v for v in accepted])
+            opcodes, kernels, cmd, output = self._sass_of(target, [v for v in accepted])
             for v, verdict in accepted.items():
                 result[v.id] = {"step": asdict(Step("accept", verdict.command, verdict.output)),
                                 "sass": opcodes.get(probes.kernel_name(v.id), []),
+                                "kernel": kernels.get(probes.kernel_name(v.id)),
                                 "sass_command": cmd, "sass_output": output}
         return result
 
     def _sass_of(self, target: str, vs: list):
-        """Opcodes per variant: its probe kernel's SASS less that of the same kernel with no instruction."""
+        """Opcodes per variant: its probe kernel's SASS less that of the same kernel with no instruction;
+        and the probe kernel itself, for the diff between toolchains."""
         with tempfile.TemporaryDirectory() as tmp:
             instructions = {"baseline": ""}
             instructions.update({probes.kernel_name(v.id): v.ptx for v in vs})
             ptx = Path(tmp, "variants.ptx")
             ptx.write_text(probes.ptx_module(self.tc, target, instructions))
-            cubin = Path(tmp, "variants.cubin")
-            rc, cmd, output = self._run([self.tc.ptxas, f"--gpu-name={target}", ptx, "-o", cubin])
+            cub = Path(tmp, "variants.cubin")
+            rc, cmd, output = self._run([self.tc.ptxas, f"--gpu-name={target}", ptx, "-o", cub])
             if rc != 0:
-                return {}, cmd, output
-            rc2, cmd2, listing = self._run([self.disasm, "-sass", cubin])
+                return {}, {}, cmd, output
+            rc2, cmd2, listing = self._run([self.disasm, "-res-usage", "-sass", cub])
             if rc2 != 0:
-                return {}, cmd2, listing
+                return {}, {}, cmd2, listing
             functions = {f.name: f for f in sass.parse_cuobjdump(listing)}
+            used = cubin.resources(listing)
             base = _opcodes(functions.get("ptxw_probe_baseline"))
-            result = {}
+            result, kernels = {}, {}
             for name in instructions:
                 if name != "baseline":
-                    ops = _opcodes(functions.get(f"ptxw_probe_{name}"))
+                    f = functions.get(f"ptxw_probe_{name}")
+                    ops = _opcodes(f)
                     for b in base:
                         if b in ops:
                             ops.remove(b)
                     result[name] = ops
-            return result, f"{cmd} && {cmd2}", ""
+                    if f:
+                        kernels[name] = {"name": f.name, "demangled": f.name, "resources": used.get(f.name, {}),
+                                         "listing": sass.listing_lines(f)}
+            return result, kernels, f"{cmd} && {cmd2}", ""
 
     # the gates: ptxw's and CCCL's, for all variants of one target
     def gate(self, which: str, target: str, vs: list, ptxas: dict) -> dict:
+        if not self.tc.has_nvcc:
+            return {v.id: asdict(Step(NO_NVCC, "", f"CUDA {self.tc.version} at {self.tc.root} has ptxas but no nvcc"))
+                    for v in vs}
         statement = (lambda v: v.ptxw) if which == "ptxw" else (lambda v: v.cccl)
         inputs = self.headers if which == "ptxw" else ""
         keys = {v.id: _digest(self.identity, which, target, statement(v), inputs) for v in vs}
-        missing = [v for v in vs if statement(v) is not None
-                   and not (self.use_cache and (self.cache / which / f"{keys[v.id]}.json").exists())]
+        missing = [v for v in vs if statement(v) is not None and not self.cache.has(which, keys[v.id])]
         fresh = self._gate_batch(which, target, missing, ptxas) if missing else {}
 
         def compute(v):
@@ -192,7 +188,7 @@ class Measurer:
                 return asdict(Step("no binding", "", "CCCL has no binding for this form"))
             return fresh[v.id]
 
-        return {v.id: self._cached(which, keys[v.id], lambda v=v: compute(v)) for v in vs}
+        return {v.id: self.cache.get_or(which, keys[v.id], lambda v=v: compute(v)) for v in vs}
 
     def _compile(self, target: str, sources: dict, tmp: Path):
         """nvcc -ptx of one translation unit with a kernel per {name: statement}. Also returns the
@@ -205,8 +201,8 @@ class Measurer:
         src = tmp / "variants.cu"
         src.write_text(text)
         out = tmp / "variants.ptx"
-        rc, cmd, output = self._run([self.tc.nvcc, "-std=c++17", "-DNDEBUG", f"-arch={target}", "-ptx",
-                                     f"-I{toolchain.REPO / 'include'}", src, "-o", out])
+        rc, cmd, output = self._run([*compile_.nvcc_command(self.tc, target, src, [toolchain.REPO / "include"], (), "-ptx"),
+                                     "-o", out])
         error_lines = {int(n) for n in re.findall(r"variants\.cu\((\d+)\): error", output)}
         error_lines |= {int(n) for n in re.findall(r"at line (\d+) of \S*variants\.cu", output)}
         failing = {name for name, (a, b) in lines.items() if any(a <= n <= b for n in error_lines)}
@@ -410,8 +406,9 @@ def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResu
     tcs, tc_info = [], []
     for root in toolchain_roots:
         try:
-            tc = toolchain.Toolchain(Path(root).resolve()).check()
-            info = {"root": str(tc.root), "version": tc.version, "ptx_isa": tc.ptx_isa, "cccl": _cccl_version(tc)}
+            tc = toolchain.Toolchain(Path(root).resolve()).check(require_nvcc=False)
+            info = {"root": str(tc.root), "version": tc.version, "ptx_isa": tc.ptx_isa,
+                    "cccl": _cccl_version(tc) if tc.has_nvcc else None}
             tc.targets  # noqa: B018 -- ask now, so a broken ptxas is reported here
             tcs.append(tc)
             tc_info.append(info)
@@ -486,15 +483,16 @@ def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
     c = Cell(tc.version, target, v.id, v.family)
     c.ptxas = Step(**ptxas["step"])
     c.sass = ptxas.get("sass", [])
+    c.kernel = ptxas.get("kernel")
     c.ptxw = Step(**ptxw_step)
     c.cccl = Step(**cccl_step)
     accepted = c.ptxas.verdict == "accept"
     for part in (c.ptxas, c.ptxw, c.cccl):
         if part.verdict.startswith("error"):
             c.problems.append(f"unmeasured: {part.verdict}")
-    if not c.ptxw.verdict.startswith("error") and (c.ptxw.verdict == "accept") != accepted:
+    if not c.ptxw.verdict.startswith("error") and c.ptxw.verdict != NO_NVCC and (c.ptxw.verdict == "accept") != accepted:
         c.problems.append("ptxw accepts what ptxas rejects" if not accepted else "ptxw rejects what ptxas accepts")
-    if c.cccl.verdict not in ("no binding",) and not c.cccl.verdict.startswith("error"):
+    if c.cccl.verdict not in ("no binding", NO_NVCC) and not c.cccl.verdict.startswith("error"):
         if (c.cccl.verdict == "accept") != accepted:
             c.problems.append("cccl accepts what ptxas rejects (it has no target gate here: the error comes from "
                               "ptxas, or from the driver's JIT for a PTX-only build)" if not accepted else

@@ -19,15 +19,27 @@ PYPI = {
     "nvidia-cuda-nvdisasm": "13.5.37",
 }
 
-# A second CUDA toolchain for the conformance grid, from NVIDIA's PyPI wheels. Installed into one
-# folder, the wheels form a CUDA root (nvidia/cu13: bin/nvcc, bin/ptxas, nvvm/, include/ with CCCL).
+# More CUDA toolchains for the conformance grid and `ptxw sass-diff`, from NVIDIA's PyPI wheels, each
+# installed into one folder; "root" is the CUDA root inside it.
+#  13.5: the wheels form a full CUDA root (nvidia/cu13: bin/nvcc, bin/ptxas, nvvm/, include/ with CCCL).
+#  12.9: the CUDA 12 wheels ship no compiler driver: nvidia-cuda-nvcc-cu12 holds bin/ptxas, nvvm/lib64
+#        (libnvvm, no cicc) and include/crt only (checked for 12.9.41 and 12.9.86). So 12.9 is an
+#        assembler-only toolchain: it measures what ptxas does with PTX (the grid's ptxas and SASS
+#        columns, `sass-diff` of .ptx sources); what needs nvcc is marked "no nvcc" there.
 TOOLCHAINS = {
     "13.5.37": {
-        "nvidia-cuda-nvcc": "13.5.37",
-        "nvidia-nvvm": "13.5.37",
-        "nvidia-cuda-crt": "13.5.37",
-        "nvidia-cuda-runtime": "13.5.37",
-        "nvidia-cuda-cccl": "13.3.5.0.6",
+        "root": "nvidia/cu13",
+        "packages": {
+            "nvidia-cuda-nvcc": "13.5.37",
+            "nvidia-nvvm": "13.5.37",
+            "nvidia-cuda-crt": "13.5.37",
+            "nvidia-cuda-runtime": "13.5.37",
+            "nvidia-cuda-cccl": "13.3.5.0.6",
+        },
+    },
+    "12.9.86": {
+        "root": "nvidia/cuda_nvcc",
+        "packages": {"nvidia-cuda-nvcc-cu12": "12.9.86"},
     },
 }
 
@@ -65,7 +77,7 @@ def _pypi(target_dir, packages):
 
 def toolchain_roots() -> list:
     """CUDA roots of the toolchains setup(toolchains=True) installed."""
-    return [toolchain.deps_dir() / "toolchains" / f"cuda-{v}" / "nvidia" / "cu13" for v in TOOLCHAINS]
+    return [toolchain.deps_dir() / "toolchains" / f"cuda-{v}" / t["root"] for v, t in TOOLCHAINS.items()]
 
 
 def _gtest_present() -> bool:
@@ -78,7 +90,7 @@ def _gtest_present() -> bool:
 
 def setup(toolchains=False) -> dict:
     """Install what is missing; return the tool paths. Raises ToolError naming what is missing.
-    toolchains: also the extra CUDA toolchains of the conformance grid (about 350 MB)."""
+    toolchains: also the extra CUDA toolchains (TOOLCHAINS, about 450 MB)."""
     missing = []
     tc = toolchain.find_toolchain()
     _say(f"CUDA {tc.version} at {tc.root}")
@@ -101,8 +113,8 @@ def setup(toolchains=False) -> dict:
     py_dir = toolchain.deps_dir() / "py"
     _pypi(py_dir, PYPI)
     if toolchains:
-        for version, packages in TOOLCHAINS.items():
-            _pypi(toolchain.deps_dir() / "toolchains" / f"cuda-{version}", packages)
+        for version, t in TOOLCHAINS.items():
+            _pypi(toolchain.deps_dir() / "toolchains" / f"cuda-{version}", t["packages"])
     disasm = toolchain.find_disassembler()
     version = toolchain.run([disasm, "--version"])
     if version.returncode != 0:

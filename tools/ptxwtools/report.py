@@ -1,12 +1,13 @@
 """The conformance grid as a person reads it: a terminal summary, Markdown, and a self-contained
 HTML page in which disagreements stand out. (The JSON, with every command and output, is
-conformance.to_json.)"""
+conformance.to_json.) What changed between toolchains is `ptxw sass-diff`'s comparison of the
+probe kernels (sass_diff.compare), shown as sass-diff shows it."""
 
 import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import conformance, toolchain
+from . import cache, conformance, sass_diff, sass_diff_report, style, toolchain
 
 MARK = {"accept": "✓", "reject": "✗", "target unknown to this ptxas": "–"}
 
@@ -29,7 +30,7 @@ def _gate(step) -> str:
         return ""
     v = step.verdict
     return {"accept": "✓", "reject": "✗", "no binding": "n/a", "reject (link time)": "✗link",
-            "reject (compile time)": "✗"}.get(v, "⚠")
+            "reject (compile time)": "✗", conformance.NO_NVCC: "no nvcc"}.get(v, "⚠")
 
 
 def _by(grid):
@@ -42,9 +43,11 @@ def _by(grid):
 def _toolchain_line(t) -> str:
     if "error" in t:
         return f"{t['root']}: NOT MEASURED ({t['error']})"
-    root = Path(t["root"])
-    shown = root.relative_to(toolchain.REPO) if root.is_relative_to(toolchain.REPO) else root
-    return f"CUDA {t['version']} (PTX ISA {t['ptx_isa']}, CCCL {t['cccl']}) at {shown}"
+    root, deps = Path(t["root"]), toolchain.deps_dir().resolve()
+    shown = root.relative_to(toolchain.REPO) if root.is_relative_to(toolchain.REPO) else \
+        Path(".deps", root.relative_to(deps)) if root.is_relative_to(deps) else root  # where `ptxw setup` put it
+    what = f"CCCL {t['cccl']}" if t.get("cccl") else "ptxas only: no nvcc, so no gate columns"
+    return f"CUDA {t['version']} (PTX ISA {t['ptx_isa']}, {what}) at {shown}"
 
 
 def summary(grid) -> str:
@@ -82,19 +85,45 @@ def summary(grid) -> str:
     return "\n".join(lines)
 
 
-def _changes(grid):
-    """(variant, target) pairs whose acceptance or SASS differs between toolchains."""
-    if len({c.toolchain for c in grid.cells}) < 2:
+def _gate_changes(grid):
+    """(variant, target, {toolchain: text}) where a gate's verdict differs between toolchains that have nvcc."""
+    with_nvcc = {t["version"] for t in grid.toolchains if t.get("cccl")}
+    if len(with_nvcc) < 2:
         return []
     by = defaultdict(dict)
     for c in grid.cells:
-        by[(c.variant, c.target)][c.toolchain] = c
+        if c.toolchain in with_nvcc and c.ptxw:
+            by[(c.variant, c.target)][c.toolchain] = f"ptxw {_gate(c.ptxw)} · cccl {_gate(c.cccl)}"
+    return [(v, t, per_tc) for (v, t), per_tc in by.items() if len(set(per_tc.values())) > 1]
+
+
+def _as_unit(c) -> dict:
+    """A grid cell as sass-diff's result for the unit (variant, target)."""
+    if c.ptxas is None or c.ptxas.verdict.startswith("error"):
+        return {"status": sass_diff.ERROR, "message": c.ptxas.verdict if c.ptxas else "not measured"}
+    if c.ptxas.verdict.startswith("target unknown"):
+        return {"status": sass_diff.UNKNOWN_TARGET, "message": c.ptxas.output}
+    if c.ptxas.verdict != "accept":
+        return {"status": sass_diff.ERROR, "message": c.ptxas.output, "commands": [c.ptxas.command]}
+    return {"status": sass_diff.OK, "functions": [c.kernel] if c.kernel else []}
+
+
+def _version_key(version: str):
+    return tuple(int(x) for x in version.split("."))
+
+
+def toolchain_diffs(grid) -> list:
+    """sass-diff's Result for each toolchain and the next newer one, over the probe kernels."""
+    versions = sorted((t["version"] for t in grid.toolchains if "error" not in t), key=_version_key)
     out = []
-    for (variant, target), per_tc in by.items():
-        texts = {tc: _ptxas_text(c) for tc, c in per_tc.items()}
-        gates = {tc: (_gate(c.ptxw), _gate(c.cccl)) for tc, c in per_tc.items()}
-        if len(set(texts.values())) > 1 or len(set(gates.values())) > 1:
-            out.append((variant, target, {tc: f"{texts[tc]} · ptxw {gates[tc][0]} · cccl {gates[tc][1]}" for tc in per_tc}))
+    for old, new in zip(versions, versions[1:]):
+        sides = [sass_diff.Side(f"CUDA {v}", "toolchain") for v in (old, new)]
+        for c in grid.cells:
+            for side, v in zip(sides, (old, new)):
+                if c.toolchain == v:
+                    side.units[(c.variant, c.target)] = _as_unit(c)
+        units = sass_diff.compare(*sides, target_order=grid.targets)
+        out.append(sass_diff.Result(*sides, list(grid.variants), list(grid.targets), units, grid.command, grid.date, 0.0))
     return out
 
 
@@ -107,7 +136,7 @@ def _verdict_mark(c) -> str:
         return mark
     accepted = c.ptxas.verdict == "accept"
     extra = [f"{name} {_gate(step)}" for name, step in (("ptxw", c.ptxw), ("cccl", c.cccl))
-             if step and _gate(step) not in ("n/a", "⚠") and (_gate(step) == "✓") != accepted]
+             if step and _gate(step) not in ("n/a", "⚠", "no nvcc") and (_gate(step) == "✓") != accepted]
     if c.runtime:
         extra.append(f"GPU {c.runtime.verdict}")
     text = " ".join([mark, *extra])
@@ -166,14 +195,27 @@ def markdown(grid) -> str:
                 text = "<br>".join(f"{ops.replace('|', chr(92) + '|')}: {_ranges(ts, grid.targets)}" for ops, ts in groups.items())
                 out.append(f"| `{v}` | {text or 'accepted nowhere'} |")
             out.append("")
-    changes = _changes(grid)
-    if changes:
-        names = [t["version"] for t in grid.toolchains if "error" not in t]
-        out += ["## Between toolchains", "", "Where the ptxas verdict, the SASS or a gate differs between toolchains "
-                "(cells with the same difference on several targets are merged).", "",
+    diffs = toolchain_diffs(grid)
+    if diffs:
+        out += ["## Between toolchains", "", "Each toolchain against the next newer one, by `ptxw sass-diff` over the probe "
+                "kernels ([docs/sass-diff.md](sass-diff.md)): a form whose SASS (normalised) or resources changed, "
+                "a form one ptxas accepts and the other rejects, and a target one of them does not know. The same change "
+                "on several targets is one row.", ""]
+        for result in diffs:
+            c = sass_diff_report.counts(result)
+            out += [f"### {result.old.label} → {result.new.label}", "",
+                    f"{len(result.units)} forms x targets: {c['same']} same, {c['changed']} changed, "
+                    f"{c['not comparable']} on a target one of them does not know, "
+                    f"{c['compiles on neither side']} rejected by both.", ""]
+            out += sass_diff_report.markdown_section(result, unit_name="variant") + [""]
+    gates = _gate_changes(grid)
+    if gates:
+        names = [t["version"] for t in grid.toolchains if t.get("cccl")]
+        out += ["### Gates", "", "Where ptxw's or CCCL's gate verdict differs between toolchains with nvcc (cells with "
+                "the same difference on several targets are merged).", "",
                 "| variant | targets | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
         merged = defaultdict(set)
-        for variant, target, per_tc in changes:
+        for variant, target, per_tc in gates:
             merged[(variant, tuple(per_tc.get(n, "") for n in names))].add(target)
         for (variant, texts), ts in merged.items():
             out.append(f"| `{variant}` | {_ranges(ts, grid.targets)} | " + " | ".join(x.replace("|", "\\|") for x in texts) + " |")
@@ -191,15 +233,10 @@ def markdown(grid) -> str:
     return "\n".join(out) + "\n"
 
 
-_CSS = """body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1.5em}
-td,th{border:1px solid #ccc;padding:3px 5px;vertical-align:top;font-size:12px}th{background:#f3f3f3}
-td.rej{background:#fafafa;color:#777}td.bad{background:#ffd7d7;font-weight:bold}td.unk{background:#eee;color:#999}
-td.err{background:#ffe9a8}code{font-size:12px}details{font-size:11px}pre{white-space:pre-wrap;max-width:40em}"""
-
-
 def html_page(grid) -> str:
     e = html.escape
-    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title><style>{_CSS}</style>",
+    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw conformance {e(grid.date)}</title>"
+             f"<style>{style.CSS}</style>",
              f"<h1>ptxw conformance</h1><p>Generated {e(grid.date)} by <code>{e(grid.command)}</code>.</p><ul>"]
     parts += [f"<li>{e(_toolchain_line(t))}</li>" for t in grid.toolchains]
     parts.append(f"<li>Runtime results: {e(grid.runtime_source)}</li></ul>")
@@ -234,15 +271,17 @@ def html_page(grid) -> str:
                 parts.append(f"<td class='{cls}'>{text}<details><summary>why</summary>{detail}</details></td>")
             parts.append("</tr>")
         parts.append("</table>")
+    for result in toolchain_diffs(grid):
+        parts.append(f"<h2>{e(result.old.label)} → {e(result.new.label)} (ptxw sass-diff of the probe kernels)</h2>")
+        parts.append(sass_diff_report.html_section(result))
     if grid.errors:
         parts.append("<h2>Not measured</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in grid.errors) + "</ul>")
     return "".join(parts) + "\n"
 
 
 def write_all(grid, out_dir, markdown_path=None):
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "conformance.json").write_text(conformance.to_json(grid))
-    (out_dir / "conformance.md").write_text(markdown(grid))
-    (out_dir / "conformance.html").write_text(html_page(grid))
+    for name, text in (("conformance.json", conformance.to_json(grid)), ("conformance.md", markdown(grid)),
+                       ("conformance.html", html_page(grid))):
+        cache.atomic_write(out_dir / name, text)
     if markdown_path:
-        markdown_path.write_text(markdown(grid))
+        cache.atomic_write(markdown_path, markdown(grid))

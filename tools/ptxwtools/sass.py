@@ -10,17 +10,28 @@ Canonical listing (what FileCheck sees in a .sass file):
 Functions appear in PTX definition order (cuobjdump prints them in reverse), instruction encodings
 are dropped and so is the padding ptxas puts after the last instruction (a branch to itself and
 NOPs), which carries no meaning and differs in length between functions.
+
+normalise() is what two listings are compared by (the zero-overhead check, `ptxw sass-diff`): no
+alignment NOPs, branch targets relative to the branch, registers numbered in order of first use.
 """
 
 import difflib
+import functools
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 
 _FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)\s*$")
 _INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(?:/\*\s*0x[0-9a-f]+\s*\*/)?\s*$")
 _PTX_FUNC = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
+_LISTING_LINE = re.compile(r"^/\*([0-9a-f]+)\*/ (.*)$")
 _REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
 _BRANCH_SELF = re.compile(r"^BRA\s+(0x[0-9a-f]+)$")
+_PREDICATE = re.compile(r"^@!?U?P(?:\d+|T)\s+")
+# Opcodes whose last hex operand is a code address in the function (LEPC: a return address).
+_CODE_ADDRESS_OPS = ("BRA", "BRX", "JMP", "JMX", "CALL", "BSSY", "LEPC", "SSY", "PBK", "PCNT")
+_CODE_ADDRESS = re.compile(r"(0x[0-9a-f]+)(\s*)$")
 
 
 @dataclass
@@ -86,6 +97,22 @@ def format_listing(functions: list, header: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
+def listing_lines(f: Function) -> list:
+    """The instructions of one function as canonical listing lines ('/*0040*/ BRA 0x40')."""
+    return [f"/*{i.offset:04x}*/ {i.text}" for i in f.instructions]
+
+
+def from_listing_lines(name: str, lines) -> Function:
+    """The inverse of listing_lines."""
+    f = Function(name)
+    for line in lines:
+        m = _LISTING_LINE.match(line)
+        if not m:
+            raise SassError(f"malformed listing line: {line!r}")
+        f.instructions.append(Instruction(int(m.group(1), 16), m.group(2)))
+    return f
+
+
 def parse_listing(text: str) -> list:
     """Read back a canonical listing written by format_listing."""
     functions = []
@@ -93,10 +120,7 @@ def parse_listing(text: str) -> list:
         if line.startswith("Function : "):
             functions.append(Function(line[len("Function : "):].strip()))
         elif line.startswith("  /*") and functions:
-            m = re.match(r"^\s*/\*([0-9a-f]+)\*/ (.*) ;$", line)
-            if not m:
-                raise SassError(f"malformed listing line: {line!r}")
-            functions[-1].instructions.append(Instruction(int(m.group(1), 16), m.group(2)))
+            functions[-1].instructions += from_listing_lines("", [line.strip().removesuffix(" ;")]).instructions
     return functions
 
 
@@ -117,11 +141,39 @@ def _sort_symmetric_sources(text: str) -> str:
     return "LOP3.LUT " + ", ".join(ops[:-5] + sorted(ops[-5:-2]) + ops[-2:])
 
 
+def opcode(text: str) -> str:
+    """'SYNCS.ARRIVE.TRANS64.A1T0' of '@!P0 SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR5], RZ'."""
+    return _PREDICATE.sub("", text).split(" ", 1)[0]
+
+
+def _relative_targets(instructions: list) -> list:
+    """Texts with unpredicated NOPs dropped and code addresses rewritten as '.+N'/'.-N', N counted in
+    the instructions kept: an instruction added or removed elsewhere shifts every address after it,
+    which would otherwise show as a change of every branch that jumps across it."""
+    kept = [i for i in instructions if i.text != "NOP"]
+    index = {i.offset: n for n, i in enumerate(kept)}
+    offsets = [i.offset for i in kept]
+
+    def at(address):  # the first kept instruction at or after an address (NOPs are skipped)
+        if address in index:
+            return index[address]
+        return next((n for n, o in enumerate(offsets) if o >= address), len(kept))
+
+    out = []
+    for n, i in enumerate(kept):
+        text = i.text
+        if opcode(text).split(".")[0] in _CODE_ADDRESS_OPS:
+            text = _CODE_ADDRESS.sub(lambda m: f".{at(int(m.group(1), 16)) - n:+d}{m.group(2)}", text)
+        out.append(text)
+    return out
+
+
 def normalise(instructions: list) -> list:
-    """Instruction texts with register numbers renamed in order of first use, per register file
-    (R, UR, P, UP, B), reuse flags dropped and the sources of symmetric LOP3s ordered. Two functions
-    normalise equal when they run the same instructions on the same data flow, whatever registers
-    the allocator picked."""
+    """Instruction texts with alignment NOPs dropped, code addresses made relative, register numbers
+    renamed in order of first use, per register file (R, UR, P, UP, B), reuse flags dropped and the
+    sources of symmetric LOP3s ordered. Two functions normalise equal when they run the same
+    instructions on the same data flow, whatever registers the allocator picked and wherever the
+    code sits."""
     names = {}
 
     def rename(m):
@@ -130,7 +182,46 @@ def normalise(instructions: list) -> list:
             names[key] = sum(1 for k in names if k[0] == m.group(1))
         return f"{m.group(1)}%{names[key]}"
 
-    return [_sort_symmetric_sources(_REGISTER.sub(rename, i.text.replace(".reuse", ""))) for i in instructions]
+    return [_sort_symmetric_sources(_REGISTER.sub(rename, text.replace(".reuse", "")))
+            for text in _relative_targets(instructions)]
+
+
+def demangle(names) -> dict:
+    """{mangled: demangled} for the C++ names among names (c++filt; names it cannot read stay)."""
+    mangled = sorted({n for n in names if n.startswith("_Z")})
+    tool = shutil.which("c++filt") or shutil.which("cu++filt")
+    if not mangled or not tool:
+        return {n: n for n in names}
+    out = subprocess.run([tool], input="\n".join(mangled), capture_output=True, text=True).stdout.splitlines()
+    table = dict(zip(mangled, out)) if len(out) == len(mangled) else {}
+    return {n: table.get(n, n) for n in names}
+
+
+# Instruction classes of a diff's opcode counts: the first prefix that matches the opcode names it.
+_CLASSES = (
+    ("nop", ("NOP",)),
+    ("async copy/CLC", ("UBLKCP", "UBLKRED", "UBLKPF", "UTMALDG", "UTMASTG", "UTMAPF", "UTMACCTL", "UTMAREDG",
+                        "UGETNEXTWORKID", "LDGSTS", "LDGDEPBAR")),
+    ("sync/fence", ("SYNCS", "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "UCGABAR", "BAR", "DEPBAR", "CCTL", "WARPSYNC",
+                    "NANOSLEEP")),
+    ("control", ("BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "LEPC", "KILL",
+                 "YIELD", "BPT")),
+    ("tensor", ("HMMA", "IMMA", "DMMA", "HGMMA", "IGMMA", "QGMMA", "UTC")),
+    ("memory", ("LDS", "LDG", "LDL", "LDSM", "LD", "STS", "STG", "STL", "ST", "ATOM", "RED", "SULD", "SUST", "TEX")),
+    ("constant", ("LDC", "ULDC", "LDCU")),
+    ("warp", ("VOTE", "SHFL", "MATCH", "ELECT", "REDUX", "UVOTE")),
+    ("float", ("F", "H", "D", "MUFU", "I2F", "I2FP")),
+    ("uniform ALU", ("U", "S2UR", "R2UR")),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def opcode_class(op: str) -> str:
+    base = op.split(".")[0]
+    for name, prefixes in _CLASSES:
+        if any(base.startswith(p) for p in prefixes):
+            return name
+    return "integer/move"
 
 
 @dataclass

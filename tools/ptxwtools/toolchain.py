@@ -60,10 +60,18 @@ class Toolchain:
             raise ToolError(f"{self.ptxas} --help does not list the allowed --gpu-name values")
         return frozenset(re.findall(r"'(sm_\d+[af]?)'", m.group(1)))
 
+    @property
+    def has_nvcc(self) -> bool:
+        """False for an assembler-only toolchain (CUDA 12.x from PyPI ships ptxas but no nvcc)."""
+        return os.access(self.nvcc, os.X_OK)
+
     @functools.cached_property
     def ptx_isa(self) -> str:
         """The PTX ISA version nvcc writes into .version, e.g. '9.0'. Compiles an empty kernel, so
-        a toolchain that cannot compile at all fails here, with its own message."""
+        a toolchain that cannot compile at all fails here, with its own message. Without nvcc: the
+        newest version ptxas accepts."""
+        if not self.has_nvcc:
+            return self._ptxas_isa()
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp, "empty.cu")
             src.write_text("__global__ void ptxw_probe() {}\n")
@@ -75,8 +83,19 @@ class Toolchain:
             raise ToolError(f"{self.nvcc} wrote PTX without a .version line")
         return m.group(1)
 
-    def check(self) -> "Toolchain":
-        for tool in (self.nvcc, self.ptxas):
+    def _ptxas_isa(self) -> str:
+        # ptxas names its newest version when refusing a newer one.
+        with tempfile.TemporaryDirectory() as tmp:
+            ptx = Path(tmp, "v.ptx")
+            ptx.write_text(".version 99.9\n.target sm_52\n.address_size 64\n")
+            out = run([self.ptxas, ptx, "-o", Path(tmp, "v.cubin")])
+        m = re.search(r"current version is '(\d+\.\d+)'", out.stdout + out.stderr)
+        if not m:
+            raise ToolError(f"{self.ptxas} does not say which PTX ISA it supports:\n{out.stdout}{out.stderr}")
+        return m.group(1)
+
+    def check(self, require_nvcc=True) -> "Toolchain":
+        for tool in (self.nvcc, self.ptxas) if require_nvcc else (self.ptxas,):
             if not os.access(tool, os.X_OK):
                 raise ToolError(
                     f"no CUDA toolchain at {self.root}: {tool} is missing or not executable "

@@ -41,8 +41,7 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
                     [&](ptxw::clc::exhausted<decltype(clc)>& done) {
                       if (ptxw::elected e = ptxw::elect_one())
                       {
-                        // EXHAUSTED_REQUEST: error: static assertion failed with "ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
-                        // EXHAUSTED_REQUEST: at line [[#@LINE+2]] of
+                        // EXHAUSTED_REQUEST: clc_r1_exhausted.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
                         // EXHAUSTED_REQUEST: 1 error detected in the compilation of
                         done.request(e);
                       }
@@ -50,10 +49,9 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
 #endif
 
 #if defined(CASE_EXHAUSTED_REQUEST_GENERIC)
-  // A generic failure callback (auto&) is instantiated inside decode(): nvcc's instantiation trace
-  // names the decode() call, not the line of the request.
-  // EXHAUSTED_REQUEST_GENERIC: error: static assertion failed with "ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
-  // EXHAUSTED_REQUEST_GENERIC: at line [[#@LINE+2]] of
+  // A generic failure callback (auto&) is instantiated inside decode(); the error is still at the
+  // line of the request.
+  // EXHAUSTED_REQUEST_GENERIC: clc_r1_exhausted.cu([[#@LINE+4]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
   // EXHAUSTED_REQUEST_GENERIC: 1 error detected in the compilation of
   (void) clc.wait().decode([&](auto block) { out[block.x()] = 3u; },
                     [&](auto& done) {

@@ -27,40 +27,35 @@ __global__ void clc_r3_elected(ptxw::clc::context<> ctx)
 #if defined(CASE_REQUEST_BOOL)
   if (threadIdx.x == 0)
   {
-    // REQUEST_BOOL: error: static assertion failed with "ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect()
-    // REQUEST_BOOL: at line [[#@LINE+2]] of
+    // REQUEST_BOOL: clc_r3_elected.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect()
     // REQUEST_BOOL: 1 error detected in the compilation of
     clc.request(true);
   }
 #endif
 
 #if defined(CASE_REQUEST_WARP_ELECTED)
-  // REQUEST_WARP_ELECTED: error: static assertion failed with "ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() elects a lane per warp
-  // REQUEST_WARP_ELECTED: at line [[#@LINE+3]] of
+  // REQUEST_WARP_ELECTED: clc_r3_elected.cu([[#@LINE+3]]): error: {{.*}} was declared unavailable ("ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() elects a lane per warp
   // REQUEST_WARP_ELECTED: 1 error detected in the compilation of
   if (ptxw::elected e = ptxw::elect_one())
     clc.request(e);
 #endif
 
 #if defined(CASE_SUBMITTER_FROM_BOOL)
-  // SUBMITTER_FROM_BOOL: error: static assertion failed with "ptxw: R3 one submitter: a ptxw::clc::submitter comes only from handle.elect()
-  // SUBMITTER_FROM_BOOL: at line [[#@LINE+2]] of
+  // SUBMITTER_FROM_BOOL: clc_r3_elected.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R3 one submitter: a ptxw::clc::submitter comes only from handle.elect()
   // SUBMITTER_FROM_BOOL: 1 error detected in the compilation of
   ptxw::clc::submitter forged(threadIdx.x == 0);
   clc.request(forged);
 #endif
 
 #if defined(CASE_ELECTED_FROM_BOOL)
-  // ELECTED_FROM_BOOL: error: static assertion failed with "ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one()
-  // ELECTED_FROM_BOOL: at line [[#@LINE+2]] of
+  // ELECTED_FROM_BOOL: clc_r3_elected.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one()
   // ELECTED_FROM_BOOL: 1 error detected in the compilation of
   ptxw::elected forged(threadIdx.x == 0);
   (void) forged;
 #endif
 
 #if defined(CASE_ELECTED_DEFAULT)
-  // ELECTED_DEFAULT: error: static assertion failed with "ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one()
-  // ELECTED_DEFAULT: at line [[#@LINE+2]] of
+  // ELECTED_DEFAULT: clc_r3_elected.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one()
   // ELECTED_DEFAULT: 1 error detected in the compilation of
   ptxw::elected nobody;
   (void) nobody;

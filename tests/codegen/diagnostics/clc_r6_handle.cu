@@ -31,15 +31,13 @@ __global__ void clc_r6_handle(ptxw::clc::context<> ctx)
   (void) clc.wait();
 
 #if defined(CASE_BY_VALUE)
-  // BY_VALUE: error: static assertion failed with "ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied; pass it by reference"
-  // BY_VALUE: at line [[#@LINE+2]] of
+  // BY_VALUE: clc_r6_handle.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied; pass it by reference"
   // BY_VALUE: 1 error detected in the compilation of
   request_by_value(clc);
 #endif
 
 #if defined(CASE_COPY)
-  // COPY: error: static assertion failed with "ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied
-  // COPY: at line [[#@LINE+2]] of
+  // COPY: clc_r6_handle.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be copied
   // COPY: 1 error detected in the compilation of
   auto second = clc;
   (void) second.wait();

@@ -1,11 +1,21 @@
 // R10: only the sem/scope/space combinations the PTX ISA defines for an instruction compile.
-// REQUIRES: mbarrier-tx, fence-sync-restrict
+// REQUIRES: mbarrier-tx, fence-sync-restrict, family-representative
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX_RELEASE %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX_RELEASE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_RELEASE %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_RELEASE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_ACQUIRE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_GPU %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_GPU
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_ARRIVE_CTA %s 2>&1 | FileCheck %s --check-prefix=REMOTE_ARRIVE_CTA
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_COUNT_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_COUNT_ACQUIRE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_COUNT_FIRST %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_COUNT_FIRST
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_EXPECT_TX_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_EXPECT_TX_ACQUIRE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COMPLETE_TX_RELEASE %s 2>&1 | FileCheck %s --check-prefix=COMPLETE_TX_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_RELEASE %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_RELEASE %s 2>&1 | FileCheck %s --check-prefix=WAIT_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_HINT_RELEASE %s 2>&1 | FileCheck %s --check-prefix=WAIT_HINT_RELEASE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_HINT_GPU %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_HINT_GPU
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_ARRIVE_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=REMOTE_ARRIVE_ACQUIRE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_ARRIVE_COUNT_ACQUIRE %s 2>&1 | FileCheck %s --check-prefix=REMOTE_ARRIVE_COUNT_ACQUIRE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_ACQUIRE_SHARED %s 2>&1 | FileCheck %s --check-prefix=GENERIC_ACQUIRE_SHARED
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_RELEASE_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=GENERIC_RELEASE_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_GENERIC_SCOPE_CTA %s 2>&1 | FileCheck %s --check-prefix=GENERIC_SCOPE_CTA
@@ -32,7 +42,14 @@ __global__ void r10_qualifiers()
   bar.arrive(ptx::sem_release, ptx::scope_cta);
   bar.arrive(ptx::sem_relaxed, ptx::scope_cta);
   bar.wait(ptx::sem_acquire, ptx::scope_cta, ph);
+  bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{1});
+  bar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{16});
+  bar.complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{16});
+  (void) bar.test_wait(ptx::sem_acquire, ptx::scope_cta, ph);
+  bar.wait(ptx::sem_relaxed, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
   cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_release, ptx::scope_cluster);
+  cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_relaxed, ptx::scope_cluster, ptxw::arrivals{1});
   ptxw::fence_proxy_async_generic(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);
   ptxw::fence_proxy_async_generic(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
   ptxw::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
@@ -71,6 +88,76 @@ __global__ void r10_qualifiers()
   // REMOTE_ARRIVE_CTA: at line [[#@LINE+2]] of
   // REMOTE_ARRIVE_CTA: 1 error detected in the compilation of
   cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_release, ptx::scope_cta);
+#endif
+
+#if defined(CASE_ARRIVE_COUNT_ACQUIRE)
+  // ARRIVE_COUNT_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed
+  // ARRIVE_COUNT_ACQUIRE: at line [[#@LINE+2]] of
+  // ARRIVE_COUNT_ACQUIRE: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_acquire, ptx::scope_cta, ptxw::arrivals{1});
+#endif
+
+#if defined(CASE_ARRIVE_COUNT_FIRST)
+  // ARRIVE_COUNT_FIRST: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed
+  // ARRIVE_COUNT_FIRST: at line [[#@LINE+2]] of
+  // ARRIVE_COUNT_FIRST: 1 error detected in the compilation of
+  bar.arrive(ptxw::arrivals{1}, ptx::sem_release, ptx::scope_cta);
+#endif
+
+#if defined(CASE_ARRIVE_EXPECT_TX_ACQUIRE)
+  // ARRIVE_EXPECT_TX_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed
+  // ARRIVE_EXPECT_TX_ACQUIRE: at line [[#@LINE+2]] of
+  // ARRIVE_EXPECT_TX_ACQUIRE: 1 error detected in the compilation of
+  bar.arrive_expect_tx(ptx::sem_acquire, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_COMPLETE_TX_RELEASE)
+  // COMPLETE_TX_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take only .sem = .relaxed
+  // COMPLETE_TX_RELEASE: at line [[#@LINE+2]] of
+  // COMPLETE_TX_RELEASE: 1 error detected in the compilation of
+  bar.complete_tx(ptx::sem_release, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_TEST_WAIT_RELEASE)
+  // TEST_WAIT_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire or .relaxed
+  // TEST_WAIT_RELEASE: at line [[#@LINE+2]] of
+  // TEST_WAIT_RELEASE: 1 error detected in the compilation of
+  (void) bar.test_wait(ptx::sem_release, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_WAIT_RELEASE)
+  // WAIT_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire or .relaxed
+  // WAIT_RELEASE: at line [[#@LINE+2]] of
+  // WAIT_RELEASE: 1 error detected in the compilation of
+  bar.wait(ptx::sem_release, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_WAIT_HINT_RELEASE)
+  // WAIT_HINT_RELEASE: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = .acquire or .relaxed
+  // WAIT_HINT_RELEASE: at line [[#@LINE+2]] of
+  // WAIT_HINT_RELEASE: 1 error detected in the compilation of
+  bar.wait(ptx::sem_release, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_TRY_WAIT_HINT_GPU)
+  // TRY_WAIT_HINT_GPU: error: static assertion failed with "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or .cluster
+  // TRY_WAIT_HINT_GPU: at line [[#@LINE+2]] of
+  // TRY_WAIT_HINT_GPU: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_gpu, ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_REMOTE_ARRIVE_ACQUIRE)
+  // REMOTE_ARRIVE_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release or .relaxed
+  // REMOTE_ARRIVE_ACQUIRE: at line [[#@LINE+2]] of
+  // REMOTE_ARRIVE_ACQUIRE: 1 error detected in the compilation of
+  cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_acquire, ptx::scope_cluster);
+#endif
+
+#if defined(CASE_REMOTE_ARRIVE_COUNT_ACQUIRE)
+  // REMOTE_ARRIVE_COUNT_ACQUIRE: error: static assertion failed with "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release or .relaxed
+  // REMOTE_ARRIVE_COUNT_ACQUIRE: at line [[#@LINE+2]] of
+  // REMOTE_ARRIVE_COUNT_ACQUIRE: 1 error detected in the compilation of
+  cbar.remote(ptxw::cta_rank{1}).arrive(ptx::sem_acquire, ptx::scope_cluster, ptxw::arrivals{1});
 #endif
 
 #if defined(CASE_GENERIC_ACQUIRE_SHARED)

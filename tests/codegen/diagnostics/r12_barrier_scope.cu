@@ -1,11 +1,17 @@
 // R12: a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier; a
 // ptxw::cta_barrier's init is not published to the cluster.
-// REQUIRES: mbarrier-tx
+// REQUIRES: mbarrier-tx, family-representative
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_COUNT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_COUNT_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_EXPECT_TX_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_EXPECT_TX_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COMPLETE_TX_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=COMPLETE_TX_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_HINT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_HINT_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=WAIT_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_HINT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=WAIT_HINT_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE_CTA_BARRIER %s 2>&1 | FileCheck %s --check-prefix=REMOTE_CTA_BARRIER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_GPU_BARRIER %s 2>&1 | FileCheck %s --check-prefix=GPU_BARRIER
 //
@@ -31,6 +37,11 @@ __global__ void r12_barrier_scope()
   (void) cbar.test_wait(ptx::sem_acquire, ptx::scope_cluster, ph);
   cbar.wait(ptx::sem_acquire, ptx::scope_cluster, ph);
   cbar.remote(ptxw::cta_rank{1}).arrive();
+  cbar.arrive(ptx::sem_release, ptx::scope_cluster, ptxw::arrivals{1});
+  cbar.arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptxw::tx_bytes{16});
+  cbar.complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{16});
+  (void) cbar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph, ptxw::suspend_hint{1000});
+  cbar.wait(ptx::sem_relaxed, ptx::scope_cluster, ph, ptxw::suspend_hint{1000});
 
 #if defined(CASE_ARRIVE_CLUSTER)
   // ARRIVE_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
@@ -60,6 +71,48 @@ __global__ void r12_barrier_scope()
   bar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{16});
 #endif
 
+#if defined(CASE_ARRIVE_COUNT_CLUSTER)
+  // ARRIVE_COUNT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // ARRIVE_COUNT_CLUSTER: at line [[#@LINE+2]] of
+  // ARRIVE_COUNT_CLUSTER: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_release, ptx::scope_cluster, ptxw::arrivals{1});
+#endif
+
+#if defined(CASE_ARRIVE_EXPECT_TX_CLUSTER)
+  // ARRIVE_EXPECT_TX_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // ARRIVE_EXPECT_TX_CLUSTER: at line [[#@LINE+2]] of
+  // ARRIVE_EXPECT_TX_CLUSTER: 1 error detected in the compilation of
+  bar.arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_COMPLETE_TX_CLUSTER)
+  // COMPLETE_TX_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // COMPLETE_TX_CLUSTER: at line [[#@LINE+2]] of
+  // COMPLETE_TX_CLUSTER: 1 error detected in the compilation of
+  bar.complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_TRY_WAIT_HINT_CLUSTER)
+  // TRY_WAIT_HINT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // TRY_WAIT_HINT_CLUSTER: at line [[#@LINE+2]] of
+  // TRY_WAIT_HINT_CLUSTER: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_WAIT_CLUSTER)
+  // WAIT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // WAIT_CLUSTER: at line [[#@LINE+2]] of
+  // WAIT_CLUSTER: 1 error detected in the compilation of
+  bar.wait(ptx::sem_acquire, ptx::scope_cluster, ph);
+#endif
+
+#if defined(CASE_WAIT_HINT_CLUSTER)
+  // WAIT_HINT_CLUSTER: error: static assertion failed with "ptxw: R12 barrier scope: a .cluster-scope operation needs a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
+  // WAIT_HINT_CLUSTER: at line [[#@LINE+2]] of
+  // WAIT_HINT_CLUSTER: 1 error detected in the compilation of
+  bar.wait(ptx::sem_relaxed, ptx::scope_cluster, ph, ptxw::suspend_hint{1000});
+#endif
+
 #if defined(CASE_REMOTE_CTA_BARRIER)
   // REMOTE_CTA_BARRIER: error: static assertion failed with "ptxw: R12 barrier scope: remote operations target a ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier
   // REMOTE_CTA_BARRIER: at line [[#@LINE+2]] of
@@ -72,5 +125,6 @@ __global__ void r12_barrier_scope()
   // GPU_BARRIER: at line [[#@LINE+2]] of
   // GPU_BARRIER: 1 error detected in the compilation of
   __shared__ ptxw::mbarrier<ptx::scope_gpu_t> gbar;
+  (void) gbar.smem_addr(); // used: no unused-variable warning (%nvcc makes warnings errors)
 #endif
 }

@@ -1,19 +1,25 @@
-// R6: waits take a ptxw::phase lvalue, which flips once per completed wait; a parity integer or a
-// temporary (or const) phase does not compile.
-// REQUIRES: mbarrier-tx
+// R6: every wait takes a ptxw::phase lvalue, which flips once per completed wait; a parity integer
+// or a temporary, const or moved phase does not compile. One case per wait form.
+// REQUIRES: mbarrier-tx, family-representative
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_INT %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_INT
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_TEMPORARY %s 2>&1 | FileCheck %s --check-prefix=WAIT_TEMPORARY
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_PARITY %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_PARITY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_HINT_TEMPORARY %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_HINT_TEMPORARY
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_CONST %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_CONST
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_MOVED %s 2>&1 | FileCheck %s --check-prefix=WAIT_MOVED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_HINT_PARITY %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_HINT_PARITY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_PARITY %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_PARITY
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_TEMPORARY %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_TEMPORARY
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_COPY %s 2>&1 | FileCheck %s --check-prefix=COPY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_QUALIFIED_INT %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_QUALIFIED_INT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_TEMPORARY %s 2>&1 | FileCheck %s --check-prefix=WAIT_TEMPORARY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_MOVED %s 2>&1 | FileCheck %s --check-prefix=WAIT_MOVED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_HINT_CONST %s 2>&1 | FileCheck %s --check-prefix=WAIT_HINT_CONST
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_QUALIFIED_INT %s 2>&1 | FileCheck %s --check-prefix=WAIT_QUALIFIED_INT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_QUALIFIED_HINT_TEMPORARY %s 2>&1 | FileCheck %s --check-prefix=WAIT_QUALIFIED_HINT_TEMPORARY
 //
-// Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
-// CASE the file compiles: waits on a ptxw::phase lvalue are accepted. A phase cannot be copied (a
-// copy is a second, diverging phase): that one is the deleted copy constructor, whose declaration
-// in ptxw/phase.h carries the R6 comment.
+// Each case must fail with exactly one error, the ptxw one, naming the user's line. Without a CASE
+// the file compiles: every wait form on a ptxw::phase lvalue is accepted. In the forms without
+// qualifiers the phase is refused at the call itself, the error line is the user's; in the forms
+// with qualifiers it is refused after the qualifiers were checked, and the user's line is in the
+// instantiation note. The phase object's own rules (no copy, no integer) are r6_phase_object.cu.
 
 #include <ptxw/mbarrier.h>
 
@@ -23,61 +29,97 @@ __global__ void r6_parity()
 {
   __shared__ ptxw::cta_barrier bar;
   ptxw::phase ph;
+  const ptxw::phase cph;
+  const ptxw::suspend_hint hint{1000};
 
   // The legal forms of everything misused below.
   bar.init(ptxw::arrivals{1});
   (void) bar.try_wait(ph);
+  (void) bar.try_wait(ph, hint);
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cta, ph);
+  (void) bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph, hint);
   (void) bar.test_wait(ph);
+  (void) bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, ph);
   bar.wait(ph);
-  bar.wait(ptx::sem_relaxed, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
+  bar.wait(ph, hint);
+  bar.wait(ptx::sem_acquire, ptx::scope_cta, ph);
+  bar.wait(ptx::sem_relaxed, ptx::scope_cta, ph, hint);
+  (void) cph.parity();
 
 #if defined(CASE_TRY_WAIT_INT)
-  // TRY_WAIT_INT: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
-  // TRY_WAIT_INT: at line [[#@LINE+2]] of
+  // TRY_WAIT_INT: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
   // TRY_WAIT_INT: 1 error detected in the compilation of
   (void) bar.try_wait(0u);
 #endif
 
-#if defined(CASE_WAIT_TEMPORARY)
-  // WAIT_TEMPORARY: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
-  // WAIT_TEMPORARY: at line [[#@LINE+2]] of
-  // WAIT_TEMPORARY: 1 error detected in the compilation of
-  bar.wait(ptxw::phase{});
-#endif
-
-#if defined(CASE_TEST_WAIT_PARITY)
-  // TEST_WAIT_PARITY: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
-  // TEST_WAIT_PARITY: at line [[#@LINE+2]] of
-  // TEST_WAIT_PARITY: 1 error detected in the compilation of
-  (void) bar.test_wait(ph.parity());
+#if defined(CASE_TRY_WAIT_HINT_TEMPORARY)
+  // TRY_WAIT_HINT_TEMPORARY: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // TRY_WAIT_HINT_TEMPORARY: 1 error detected in the compilation of
+  (void) bar.try_wait(ptxw::phase{}, hint);
 #endif
 
 #if defined(CASE_TRY_WAIT_CONST)
-  const ptxw::phase cph;
-  // TRY_WAIT_CONST: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // TRY_WAIT_CONST: error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
   // TRY_WAIT_CONST: at line [[#@LINE+2]] of
   // TRY_WAIT_CONST: 1 error detected in the compilation of
   (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cta, cph);
 #endif
 
-#if defined(CASE_WAIT_MOVED)
-  // WAIT_MOVED: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
-  // WAIT_MOVED: at line [[#@LINE+2]] of
-  // WAIT_MOVED: 1 error detected in the compilation of
-  bar.wait(static_cast<ptxw::phase&&>(ph));
+#if defined(CASE_TRY_WAIT_HINT_PARITY)
+  // TRY_WAIT_HINT_PARITY: error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // TRY_WAIT_HINT_PARITY: at line [[#@LINE+2]] of
+  // TRY_WAIT_HINT_PARITY: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph.parity(), hint);
+#endif
+
+#if defined(CASE_TEST_WAIT_PARITY)
+  // TEST_WAIT_PARITY: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // TEST_WAIT_PARITY: 1 error detected in the compilation of
+  (void) bar.test_wait(ph.parity());
 #endif
 
 #if defined(CASE_TEST_WAIT_TEMPORARY)
-  // TEST_WAIT_TEMPORARY: error: static assertion failed with "ptxw: R6 parity: waits take a ptxw::phase lvalue
-  // TEST_WAIT_TEMPORARY: at line [[#@LINE+2]] of
+  // TEST_WAIT_TEMPORARY: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
   // TEST_WAIT_TEMPORARY: 1 error detected in the compilation of
   (void) bar.test_wait(ptxw::phase{});
 #endif
 
-#if defined(CASE_COPY)
-  // COPY: error: function "ptxw::{{(un)?checked_mode::}}phase::phase(const ptxw::{{(un)?checked_mode::}}phase &)" (declared at line [[#]] of {{.*}}ptxw/phase.h) cannot be referenced -- it is a deleted function
-  // COPY: 1 error detected in the compilation of
-  ptxw::phase copy = ph;
-  bar.wait(copy);
+#if defined(CASE_TEST_WAIT_QUALIFIED_INT)
+  // TEST_WAIT_QUALIFIED_INT: error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // TEST_WAIT_QUALIFIED_INT: at line [[#@LINE+2]] of
+  // TEST_WAIT_QUALIFIED_INT: 1 error detected in the compilation of
+  (void) bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, 1u);
+#endif
+
+#if defined(CASE_WAIT_TEMPORARY)
+  // WAIT_TEMPORARY: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // WAIT_TEMPORARY: 1 error detected in the compilation of
+  bar.wait(ptxw::phase{});
+#endif
+
+#if defined(CASE_WAIT_MOVED)
+  // WAIT_MOVED: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // WAIT_MOVED: 1 error detected in the compilation of
+  bar.wait(static_cast<ptxw::phase&&>(ph));
+#endif
+
+#if defined(CASE_WAIT_HINT_CONST)
+  // WAIT_HINT_CONST: r6_parity.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // WAIT_HINT_CONST: 1 error detected in the compilation of
+  bar.wait(cph, hint);
+#endif
+
+#if defined(CASE_WAIT_QUALIFIED_INT)
+  // WAIT_QUALIFIED_INT: error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // WAIT_QUALIFIED_INT: at line [[#@LINE+2]] of
+  // WAIT_QUALIFIED_INT: 1 error detected in the compilation of
+  bar.wait(ptx::sem_acquire, ptx::scope_cta, 0u);
+#endif
+
+#if defined(CASE_WAIT_QUALIFIED_HINT_TEMPORARY)
+  // WAIT_QUALIFIED_HINT_TEMPORARY: error: {{.*}} was declared unavailable ("ptxw: R6 parity: waits take a ptxw::phase lvalue
+  // WAIT_QUALIFIED_HINT_TEMPORARY: at line [[#@LINE+2]] of
+  // WAIT_QUALIFIED_HINT_TEMPORARY: 1 error detected in the compilation of
+  bar.wait(ptx::sem_relaxed, ptx::scope_cta, ptxw::phase{}, hint);
 #endif
 }

@@ -7,6 +7,22 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_EXPECT_TX %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_EXPECT_TX
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE %s 2>&1 | FileCheck %s --check-prefix=ARRIVE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_COUNT %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_COUNT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_COUNT_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_COUNT_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXPECT_TX_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=EXPECT_TX_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVE_EXPECT_TX_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=ARRIVE_EXPECT_TX_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COMPLETE_TX %s 2>&1 | FileCheck %s --check-prefix=COMPLETE_TX
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COMPLETE_TX_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=COMPLETE_TX_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_HINT %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_HINT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TRY_WAIT_QUALIFIED_HINT %s 2>&1 | FileCheck %s --check-prefix=TRY_WAIT_QUALIFIED_HINT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TEST_WAIT_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=TEST_WAIT_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT %s 2>&1 | FileCheck %s --check-prefix=WAIT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_HINT %s 2>&1 | FileCheck %s --check-prefix=WAIT_HINT
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_QUALIFIED %s 2>&1 | FileCheck %s --check-prefix=WAIT_QUALIFIED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_WAIT_QUALIFIED_HINT %s 2>&1 | FileCheck %s --check-prefix=WAIT_QUALIFIED_HINT
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_REMOTE %s 2>&1 | FileCheck %s --check-prefix=REMOTE
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_PROXY_ASYNC %s 2>&1 | FileCheck %s --check-prefix=PROXY_ASYNC
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_PROXY_ASYNC_SHARED %s 2>&1 | FileCheck %s --check-prefix=PROXY_ASYNC_SHARED
@@ -31,10 +47,13 @@ __global__ void r9_target()
   __shared__ ptxw::cta_barrier bar;
   __shared__ ptxw::cluster_barrier cbar;
 
+  ptxw::phase ph;
+
   // What sm_80 has.
   bar.init(ptxw::arrivals{1});
   cbar.init(ptxw::arrivals{1});
   bar.inval();
+  (void) ph.parity();
 
 #if defined(CASE_EXPECT_TX)
   // EXPECT_TX: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
@@ -58,11 +77,122 @@ __global__ void r9_target()
 #endif
 
 #if defined(CASE_TRY_WAIT)
-  ptxw::phase ph;
   // TRY_WAIT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
   // TRY_WAIT: at line [[#@LINE+2]] of
   // TRY_WAIT: 1 error detected in the compilation of
   (void) bar.try_wait(ph);
+#endif
+
+#if defined(CASE_ARRIVE_COUNT)
+  // ARRIVE_COUNT: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE_COUNT: at line [[#@LINE+2]] of
+  // ARRIVE_COUNT: 1 error detected in the compilation of
+  bar.arrive(ptxw::arrivals{1});
+#endif
+
+#if defined(CASE_ARRIVE_QUALIFIED)
+  // ARRIVE_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE_QUALIFIED: at line [[#@LINE+2]] of
+  // ARRIVE_QUALIFIED: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_release, ptx::scope_cta);
+#endif
+
+#if defined(CASE_ARRIVE_COUNT_QUALIFIED)
+  // ARRIVE_COUNT_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE_COUNT_QUALIFIED: at line [[#@LINE+2]] of
+  // ARRIVE_COUNT_QUALIFIED: 1 error detected in the compilation of
+  bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{1});
+#endif
+
+#if defined(CASE_EXPECT_TX_QUALIFIED)
+  // EXPECT_TX_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
+  // EXPECT_TX_QUALIFIED: at line [[#@LINE+2]] of
+  // EXPECT_TX_QUALIFIED: 1 error detected in the compilation of
+  bar.expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_ARRIVE_EXPECT_TX_QUALIFIED)
+  // ARRIVE_EXPECT_TX_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer
+  // ARRIVE_EXPECT_TX_QUALIFIED: at line [[#@LINE+2]] of
+  // ARRIVE_EXPECT_TX_QUALIFIED: 1 error detected in the compilation of
+  bar.arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_COMPLETE_TX)
+  // COMPLETE_TX: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
+  // COMPLETE_TX: at line [[#@LINE+2]] of
+  // COMPLETE_TX: 1 error detected in the compilation of
+  bar.complete_tx(ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_COMPLETE_TX_QUALIFIED)
+  // COMPLETE_TX_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
+  // COMPLETE_TX_QUALIFIED: at line [[#@LINE+2]] of
+  // COMPLETE_TX_QUALIFIED: 1 error detected in the compilation of
+  bar.complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{16});
+#endif
+
+#if defined(CASE_TRY_WAIT_HINT)
+  // TRY_WAIT_HINT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TRY_WAIT_HINT: at line [[#@LINE+2]] of
+  // TRY_WAIT_HINT: 1 error detected in the compilation of
+  (void) bar.try_wait(ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_TRY_WAIT_QUALIFIED)
+  // TRY_WAIT_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TRY_WAIT_QUALIFIED: at line [[#@LINE+2]] of
+  // TRY_WAIT_QUALIFIED: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_TRY_WAIT_QUALIFIED_HINT)
+  // TRY_WAIT_QUALIFIED_HINT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TRY_WAIT_QUALIFIED_HINT: at line [[#@LINE+2]] of
+  // TRY_WAIT_QUALIFIED_HINT: 1 error detected in the compilation of
+  (void) bar.try_wait(ptx::sem_acquire, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_TEST_WAIT)
+  // TEST_WAIT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TEST_WAIT: at line [[#@LINE+2]] of
+  // TEST_WAIT: 1 error detected in the compilation of
+  (void) bar.test_wait(ph);
+#endif
+
+#if defined(CASE_TEST_WAIT_QUALIFIED)
+  // TEST_WAIT_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // TEST_WAIT_QUALIFIED: at line [[#@LINE+2]] of
+  // TEST_WAIT_QUALIFIED: 1 error detected in the compilation of
+  (void) bar.test_wait(ptx::sem_acquire, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_WAIT)
+  // WAIT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // WAIT: at line [[#@LINE+2]] of
+  // WAIT: 1 error detected in the compilation of
+  bar.wait(ph);
+#endif
+
+#if defined(CASE_WAIT_HINT)
+  // WAIT_HINT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // WAIT_HINT: at line [[#@LINE+2]] of
+  // WAIT_HINT: 1 error detected in the compilation of
+  bar.wait(ph, ptxw::suspend_hint{1000});
+#endif
+
+#if defined(CASE_WAIT_QUALIFIED)
+  // WAIT_QUALIFIED: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // WAIT_QUALIFIED: at line [[#@LINE+2]] of
+  // WAIT_QUALIFIED: 1 error detected in the compilation of
+  bar.wait(ptx::sem_acquire, ptx::scope_cta, ph);
+#endif
+
+#if defined(CASE_WAIT_QUALIFIED_HINT)
+  // WAIT_QUALIFIED_HINT: error: static assertion failed with "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need sm_90 or newer
+  // WAIT_QUALIFIED_HINT: at line [[#@LINE+2]] of
+  // WAIT_QUALIFIED_HINT: 1 error detected in the compilation of
+  bar.wait(ptx::sem_acquire, ptx::scope_cta, ph, ptxw::suspend_hint{1000});
 #endif
 
 #if defined(CASE_REMOTE)

@@ -30,7 +30,7 @@ template <class Count>
 __device__ Count atom_add_release_gpu(Count* addr, Count value)
 {
   constexpr bool target_ok = supports<70, 600, Count>;
-  static_assert(target_ok, "ptxw: R9 target: atom.release.gpu needs sm_70 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "atom.release.gpu needs sm_70 or newer");
   Count old = 0;
   if constexpr (target_ok && sizeof(Count) == 4)
   {
@@ -52,7 +52,7 @@ __device__ void atom_add_relaxed_gpu_if(bool p, unsigned long long* addr, unsign
                                         unsigned long long& d)
 {
   constexpr bool target_ok = supports<70, 600, Dep>;
-  static_assert(target_ok, "ptxw: R9 target: atom.relaxed.gpu needs sm_70 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "atom.relaxed.gpu needs sm_70 or newer");
   if constexpr (target_ok)
   {
     asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t@p atom.relaxed.gpu.global.add.u64 %0, [%1], %2;\n\t}"
@@ -67,7 +67,7 @@ template <class Dep = void>
 __device__ void fence_acq_rel_gpu()
 {
   constexpr bool target_ok = supports<70, 600, Dep>;
-  static_assert(target_ok, "ptxw: R9 target: fence.acq_rel.gpu needs sm_70 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "fence.acq_rel.gpu needs sm_70 or newer");
   if constexpr (target_ok)
   {
     ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);

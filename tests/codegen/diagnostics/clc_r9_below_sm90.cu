@@ -1,0 +1,45 @@
+// R9: work stealing needs sm_90 or newer (the Hopper backends; the hardware from sm_100). Runs where
+// ptxas has no mbarrier.expect_tx (sm_80): every entry point fails with exactly one error, ptxw's R9,
+// and no error from ptxw's internals. Without a CASE the file compiles: including the headers costs
+// nothing where they cannot run.
+// UNSUPPORTED: mbarrier-tx
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_FOR_EACH_BLOCK %s 2>&1 | FileCheck %s --check-prefix=FOR_EACH_BLOCK
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_FOR_EACH_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=FOR_EACH_CLUSTER
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_OPEN_EMULATED %s 2>&1 | FileCheck %s --check-prefix=OPEN_EMULATED
+
+#include <ptxw/work_stealing.h>
+
+__global__ void clc_r9_below_sm90(float* out, ptxw::clc::context<> ctx,
+                                  ptxw::clc::context<ptxw::clc::emulated_t> emulated)
+{
+  out[0] = 1.0f;
+#if defined(CASE_FOR_EACH_BLOCK)
+  // FOR_EACH_BLOCK: error: static assertion failed with "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs sm_90 or newer"
+  // FOR_EACH_BLOCK: at line [[#@LINE+2]] of
+  // FOR_EACH_BLOCK: 1 error detected in the compilation of
+  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) { out[block.x] = 2.0f; });
+#endif
+
+#if defined(CASE_FOR_EACH_CLUSTER)
+  // FOR_EACH_CLUSTER: error: static assertion failed with "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs sm_90 or newer"
+  // FOR_EACH_CLUSTER: at line [[#@LINE+2]] of
+  // FOR_EACH_CLUSTER: 1 error detected in the compilation of
+  ptxw::for_each_canceled_cluster<1>(ctx, [&](dim3 block) { out[block.x] = 3.0f; });
+#endif
+
+#if defined(CASE_OPEN_EMULATED)
+  {
+    __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
+    // OPEN_EMULATED: error: static assertion failed with "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs sm_90 or newer"
+    // OPEN_EMULATED: at line [[#@LINE+2]] of
+    // OPEN_EMULATED: 1 error detected in the compilation of
+    auto clc = ptxw::clc::open(slot, emulated);
+    clc.request(clc.elect());
+    if (!clc.wait().decode([&](auto block) { out[block.x()] = 4.0f; }))
+    {
+      out[1] = 0.0f;
+    }
+  }
+#endif
+}

@@ -1,0 +1,67 @@
+"""A folder of JSON values keyed by digests of their inputs, written atomically (temporary file, then
+rename) so that an interrupted or concurrent run never leaves half a value behind."""
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def digest(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp's 0600 would hide reports from other users
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, _MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+class Cache:
+    def __init__(self, folder: Path, enabled=True):
+        self.folder = folder
+        self.enabled = enabled
+
+    def path(self, kind: str, key: str) -> Path:
+        return self.folder / kind / f"{key}.json"
+
+    def has(self, kind: str, key: str) -> bool:
+        return self.enabled and self.path(kind, key).exists()
+
+    def get(self, kind: str, key: str):
+        """The stored value, or None (also when the cache is off)."""
+        if not self.enabled:
+            return None
+        try:
+            return json.loads(self.path(kind, key).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, kind: str, key: str, value):
+        atomic_write(self.path(kind, key), json.dumps(value))
+        return value
+
+    def get_or(self, kind: str, key: str, compute):
+        value = self.get(kind, key)
+        return value if value is not None else self.put(kind, key, compute())

@@ -1,0 +1,216 @@
+"""`ptxw sass-diff` results as a person reads them: a terminal summary, Markdown, a self-contained
+HTML page, and the JSON with every result (listings, resources, provenance, commands and compiler
+messages) behind them. The Markdown section is also what the conformance report shows between
+toolchains."""
+
+import html
+import json
+from collections import defaultdict
+from dataclasses import asdict
+from pathlib import Path
+
+from . import cache, style
+
+_ARROW = "→"
+
+
+def _opcodes_text(opcodes: dict) -> str:
+    return ", ".join(f"{k} {a}{_ARROW}{b}" for k, (a, b) in opcodes.items())
+
+
+def _resources_text(resources: dict) -> str:
+    return ", ".join(f"{k} {a}{_ARROW}{b}" for k, (a, b) in resources.items())
+
+
+def change_rows(result) -> list:
+    """(source, target, kernel, what) for each change, kernel '' for a unit-level one."""
+    rows = []
+    for u in result.changed:
+        if u.note:
+            rows.append((u.source, u.target, "", u.note))
+        for k in u.kernels:
+            what = [k.change if k.change != "changed" else "SASS" if k.diff else ""]
+            if k.opcodes:
+                what.append(_opcodes_text(k.opcodes))
+            if k.resources:
+                what.append(_resources_text(k.resources))
+            rows.append((u.source, u.target, k.kernel, "; ".join(filter(None, what))))
+    return rows
+
+
+def counts(result) -> dict:
+    counts = defaultdict(int)
+    for u in result.units:
+        counts[u.status] += 1
+    return counts
+
+
+def _provenance(side) -> list:
+    """The distinct (ptxas version, options) its cubins record, options without the target."""
+    seen = {}
+    for r in side.units.values():
+        p = r.get("provenance") or {}
+        if p:
+            options = " ".join(w for w in p.get("tki_toolOptions", "").split() if not w.startswith("sm_") and w != "-arch")
+            seen[(p.get("tki_toolVersion", "?").rpartition(", ")[2], options)] = True
+    return [f"{v} ({o})" if o else v for v, o in seen]
+
+
+def _side_line(side) -> str:
+    p = _provenance(side)
+    return side.label + (f"; cubins by ptxas {', '.join(p)}" if p else "")
+
+
+def summary(result) -> str:
+    c = counts(result)
+    lines = [f"ptxw sass-diff, {result.date}: {len(result.sources) or 'recorded'} sources x {len(result.targets) or 'recorded'} targets",
+             f"  old: {_side_line(result.old)}", f"  new: {_side_line(result.new)}",
+             f"  compiled {result.old.compiled + result.new.compiled} (the rest from the cache) in {result.seconds:.1f} s", "",
+             f"  {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
+             f"{c['not comparable']} not comparable (target or nvcc unknown to a toolchain), "
+             f"{c['compiles on neither side']} compile on neither side"]
+    rows = change_rows(result)
+    if rows:
+        head = ("source", "target", "kernel", "change")
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
+        lines.append("")
+        lines += ["  " + "  ".join(x.ljust(w) for x, w in zip(r[:3], widths)) + "  " + r[3] for r in [head] + rows]
+    unknown = [u for u in result.units if u.status == "not comparable"]
+    if unknown:
+        lines += ["", "not comparable:"] + [f"  {u.source} {u.target}: {u.note}" for u in unknown[:10]]
+        lines += [f"  ... and {len(unknown) - 10} more (see the reports)"] if len(unknown) > 10 else []
+    if result.problems:
+        lines += ["", "bad input:"] + [f"  {p}" for p in result.problems]
+    return "\n".join(lines)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_section(result, unit_name="source", max_diff_lines=80) -> list:
+    """The changes as Markdown: a table, then each kernel's diff (folded)."""
+    rows = change_rows(result)
+    if not rows:
+        return ["No difference in any kernel's normalised SASS or resources."]
+    out = [f"| {unit_name} | target | kernel | change |", "|---|---|---|---|"]
+    merged = defaultdict(list)  # the same change on several targets: one row
+    for source, target, kernel, what in rows:
+        merged[(source, kernel, what)].append(target)
+    order = {t: i for i, t in enumerate(result.targets)}
+    for (source, kernel, what), ts in merged.items():
+        ts = sorted(ts, key=lambda t: (order.get(t, len(order)), t))
+        out.append(f"| `{source}` | {', '.join(ts)} | `{kernel}` | {_md_escape(what)} |" if kernel else
+                   f"| `{source}` | {', '.join(ts)} | | {_md_escape(what)} |")
+    shown = set()
+    for u in result.changed:
+        for k in u.kernels:
+            if not k.diff or (u.source, k.kernel, k.diff) in shown:
+                continue
+            shown.add((u.source, k.kernel, k.diff))
+            lines = k.diff.splitlines()[2:]  # the ---/+++ header names the sides, said above
+            same = sorted((x.target for x in result.changed for y in x.kernels if x.source == u.source
+                           and y.kernel == k.kernel and y.diff == k.diff), key=lambda t: (order.get(t, len(order)), t))
+            out += ["", f"<details><summary><code>{html.escape(k.kernel)}</code> in <code>{html.escape(u.source)}</code> "
+                        f"on {', '.join(same)}</summary>", "", "```diff", *lines[:max_diff_lines]]
+            if len(lines) > max_diff_lines:
+                out.append(f"... {len(lines) - max_diff_lines} more lines in the HTML and JSON reports")
+            out += ["```", "", "</details>"]
+    return out
+
+
+def markdown(result) -> str:
+    c = counts(result)
+    out = ["# ptxw sass-diff", "", f"Generated {result.date} by `{result.command}`.", "",
+           f"- old: {_side_line(result.old)}", f"- new: {_side_line(result.new)}",
+           f"- {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
+           f"{c['not comparable']} not comparable, {c['compiles on neither side']} compile on neither side", "",
+           "SASS is compared after normalisation (registers numbered by first use, branch targets relative, alignment "
+           "NOPs dropped, kernels matched by demangled name); opcode counts are by instruction class.", "", "## Changes", ""]
+    out += markdown_section(result)
+    if result.problems:
+        out += ["", "## Bad input", ""] + [f"- {p}" for p in result.problems]
+    return "\n".join(out) + "\n"
+
+
+
+
+def _diff_html(diff: str) -> str:
+    out = []
+    for line in diff.splitlines():
+        cls = "add" if line.startswith("+") and not line.startswith("+++") else \
+              "del" if line.startswith("-") and not line.startswith("---") else ""
+        out.append(f"<span class='{cls}'>{html.escape(line)}</span>" if cls else html.escape(line))
+    return "<pre class='diff'>" + "\n".join(out) + "</pre>"
+
+
+def _result_html(label, r) -> str:
+    e = html.escape
+    if not r:
+        return f"<b>{e(label)}</b>: not built"
+    parts = [f"<b>{e(label)}</b>: {e(r.get('status', '?'))}"]
+    if r.get("provenance"):
+        parts.append(f" · {e(r['provenance'].get('tki_toolVersion', ''))} · options <code>"
+                     f"{e(r['provenance'].get('tki_toolOptions', ''))}</code>")
+    if r.get("message"):
+        parts.append(f"<pre>{e(r['message'][:3000])}</pre>")
+    if r.get("commands"):
+        parts.append("<pre>" + e("\n".join(r["commands"])) + "</pre>")
+    return "".join(parts)
+
+
+def html_section(result) -> str:
+    """The changes: a table, then per unit its kernels' diffs and both sides' provenance, commands and messages."""
+    e = html.escape
+    rows = change_rows(result)
+    if not rows:
+        return "<p>No difference in any kernel's normalised SASS or resources.</p>"
+    parts = ["<table><tr><th>source</th><th>target</th><th>kernel</th><th>change</th></tr>" + "".join(
+        f"<tr><td><code>{e(s)}</code></td><td>{e(t)}</td><td><code>{e(k)}</code></td><td>{e(w)}</td></tr>"
+        for s, t, k, w in rows) + "</table>"]
+    for u in result.changed:
+        parts.append(f"<h3><code>{e(u.source)}</code> on {e(u.target)}</h3>")
+        if u.note:
+            parts.append(f"<p class='bad'>{e(u.note)}</p>")
+        for k in u.kernels:
+            parts.append(f"<h4><code>{e(k.kernel)}</code>: {e(k.change)}</h4>")
+            if k.opcodes or k.resources:
+                parts.append(f"<p>{e('; '.join(filter(None, (_opcodes_text(k.opcodes), _resources_text(k.resources)))))}</p>")
+            if k.diff:
+                parts.append(_diff_html(k.diff))
+        parts.append(f"<details><summary>provenance, commands and messages</summary>{_result_html(result.old.label, u.old)}"
+                     f"<br>{_result_html(result.new.label, u.new)}</details>")
+    return "".join(parts)
+
+
+def html_page(result) -> str:
+    e = html.escape
+    parts = [f"<!doctype html><meta charset=utf-8><title>ptxw sass-diff {e(result.date)}</title><style>{style.CSS}</style>",
+             f"<h1>ptxw sass-diff</h1><p>Generated {e(result.date)} by <code>{e(result.command)}</code>.</p><ul>",
+             f"<li>old: {e(_side_line(result.old))}</li><li>new: {e(_side_line(result.new))}</li></ul>",
+             "<h2>Changes</h2>", html_section(result)]
+    others = [u for u in result.units if u.status in ("not comparable", "compiles on neither side")]
+    if others:
+        parts.append("<h2>Not compared</h2><table><tr><th>source</th><th>target</th><th>why</th></tr>" + "".join(
+            f"<tr><td><code>{e(u.source)}</code></td><td>{e(u.target)}</td><td class='unk'>{e(u.status)}: {e(u.note)}"
+            f"<details><summary>why</summary>{_result_html(result.old.label, u.old)}<br>"
+            f"{_result_html(result.new.label, u.new)}</details></td></tr>" for u in others) + "</table>")
+    if result.problems:
+        parts.append("<h2>Bad input</h2><ul>" + "".join(f"<li>{e(p)}</li>" for p in result.problems) + "</ul>")
+    return "".join(parts) + "\n"
+
+
+def to_json(result) -> str:
+    return json.dumps({
+        "command": result.command, "date": result.date, "seconds": round(result.seconds, 2),
+        "old": result.old.describe(), "new": result.new.describe(), "sources": result.sources, "targets": result.targets,
+        "compiled": result.old.compiled + result.new.compiled, "problems": result.problems,
+        "units": [asdict(u) for u in result.units]}, indent=1)
+
+
+def write_all(result, out_dir: Path, markdown_path: Path = None):
+    for name, text in (("sass-diff.json", to_json(result)), ("sass-diff.md", markdown(result)),
+                       ("sass-diff.html", html_page(result))):
+        cache.atomic_write(out_dir / name, text)
+    if markdown_path:
+        cache.atomic_write(markdown_path, markdown(result))

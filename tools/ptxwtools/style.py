@@ -1,0 +1,8 @@
+"""The style sheet of the HTML reports (conformance, sass-diff): one page look, disagreements and
+removed lines in red, added lines in green."""
+
+CSS = """body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:1.5em}
+td,th{border:1px solid #ccc;padding:3px 5px;vertical-align:top;font-size:12px}th{background:#f3f3f3}
+td.rej{background:#fafafa;color:#777}td.bad{background:#ffd7d7;font-weight:bold}td.unk{background:#eee;color:#999}
+td.err{background:#ffe9a8}code{font-size:12px}details{font-size:11px}pre{white-space:pre-wrap;max-width:40em}
+.add{background:#e6ffec}.del{background:#ffebe9}pre.diff{font-size:12px;max-width:none}"""
