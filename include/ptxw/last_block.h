@@ -332,10 +332,12 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
         last = detail::take_ticket(t.state_, units);
       }
 #endif
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900 // __cluster_map_shared_rank exists there only (below: R9)
       for (::cuda::std::uint32_t r = 0; r < ptx::get_sreg_cluster_nctarank(); ++r)
       {
         *static_cast<::cuda::std::uint32_t*>(__cluster_map_shared_rank(&flag, r)) = last ? 1u : 0u;
       }
+#endif
     }
     ptx::barrier_cluster_arrive(ptx::sem_release); // the flags, and the last cluster's acquire
     ptx::barrier_cluster_wait(ptx::sem_acquire);
