@@ -151,8 +151,10 @@ public:
   {
     if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_init, lazy_none, none, ptx::space_shared_t>())
     {
-      detail::check_count_range(smem_addr(), count.arg.value, 1);
-      ptx::mbarrier_init(&word_, count.arg.value);
+      if (detail::count_in_range(smem_addr(), count.arg.value, 1))
+      {
+        ptx::mbarrier_init(&word_, count.arg.value);
+      }
     }
   }
 
@@ -194,8 +196,10 @@ public:
     if constexpr (detail::check_local<detail::qualifiers::mbarrier_arrive, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
-      detail::check_count_range(smem_addr(), n, 1);
-      (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, n);
+      if (detail::count_in_range(smem_addr(), n, 1))
+      {
+        (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_, n);
+      }
     }
   }
 
@@ -212,8 +216,10 @@ public:
     if constexpr (detail::check_local<detail::qualifiers::mbarrier_expect_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
-      detail::check_count_range(smem_addr(), n, 0);
-      ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, n);
+      if (detail::count_in_range(smem_addr(), n, 0))
+      {
+        ptx::mbarrier_expect_tx(sem, scope, ptx::space_shared, &word_, n);
+      }
     }
   }
 
@@ -230,8 +236,10 @@ public:
     if constexpr (detail::check_local<detail::qualifiers::mbarrier_arrive_expect_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
-      detail::check_count_range(smem_addr(), n, 0);
-      (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, n);
+      if (detail::count_in_range(smem_addr(), n, 0))
+      {
+        (void) ptx::mbarrier_arrive_expect_tx(sem, scope, ptx::space_shared, &word_, n);
+      }
     }
   }
 
@@ -248,8 +256,10 @@ public:
     if constexpr (detail::check_local<detail::qualifiers::mbarrier_complete_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
-      detail::check_count_range(smem_addr(), n, 0);
-      detail::isa::mbarrier_complete_tx(scope, smem_addr(), n);
+      if (detail::count_in_range(smem_addr(), n, 0))
+      {
+        detail::isa::mbarrier_complete_tx(scope, smem_addr(), n);
+      }
     }
   }
 

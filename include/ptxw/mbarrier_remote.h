@@ -69,8 +69,10 @@ public:
     if constexpr (check<detail::qualifiers::mbarrier_arrive_remote, Sem, OpScope>())
     {
       const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
-      detail::check_count_range(addr_, n, 1);
-      detail::isa::mbarrier_arrive_remote(sem, addr_, n);
+      if (detail::count_in_range(addr_, n, 1))
+      {
+        detail::isa::mbarrier_arrive_remote(sem, addr_, n);
+      }
     }
   }
 
@@ -81,8 +83,10 @@ public:
     using relaxed = detail::dependent_t<ptx::sem_relaxed_t, Dep>;
     if constexpr (check<detail::qualifiers::mbarrier_complete_tx, relaxed, ptx::scope_cluster_t>())
     {
-      detail::check_count_range(addr_, bytes.arg.value, 0);
-      detail::isa::mbarrier_complete_tx_remote(addr_, bytes.arg.value);
+      if (detail::count_in_range(addr_, bytes.arg.value, 0))
+      {
+        detail::isa::mbarrier_complete_tx_remote(addr_, bytes.arg.value);
+      }
     }
   }
 

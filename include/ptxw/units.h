@@ -95,17 +95,22 @@ PTXW_ONLY(suspend_hint_arg, suspend_hint,
           "a (sem, scope) pair before the phase");
 PTXW_ONLY(cta_rank_arg, cta_rank, PTXW_RULE(R11) "remote() takes a ptxw::cta_rank{r}");
 
-// Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11).
-__device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
+// Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11). A count outside it is reported
+// and the caller skips the instruction: the hardware's behaviour is undefined (on an H100 an
+// expect_tx of 2^20 bytes left the next cluster kernel of the process faulting). Without checked
+// mode this is `true`, and compiles away.
+__device__ inline bool count_in_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
 {
 #if PTXW_CHECKED
   if (n < min || n >= (1u << 20))
   {
     checked::report(checked::default_sink<>, rule::units, addr, 0, n, " (a count out of the PTX range; detail: the count)");
+    return false;
   }
 #else
   (void) addr, (void) n, (void) min;
 #endif
+  return true;
 }
 } // namespace detail
 

@@ -66,6 +66,18 @@ __global__ void bytes_out_of_range_kernel()
   bar.expect_tx(ptxw::tx_bytes{1u << 20});
 }
 
+// The same count with a sink: reported, and not issued -- so the one arrival completes the phase,
+// which a pending transaction count would hold open. `completed` gets test_wait's answer.
+__global__ void bytes_out_of_range_then_arrive_kernel(unsigned* completed)
+{
+  __shared__ ptxw::cta_barrier bar;
+  bar.init(ptxw::arrivals{1});
+  bar.expect_tx(ptxw::tx_bytes{1u << 20});
+  bar.arrive();
+  ptxw::phase ph;
+  *completed = bar.test_wait(ph) ? 1u : 0u;
+}
+
 __global__ void negative_arrivals_kernel()
 {
   __shared__ ptxw::cta_barrier bar;
@@ -225,10 +237,15 @@ TEST_F(MbarrierDefaultSink, R6OnePhaseOnTwoBarriersIsRecorded)
   EXPECT_EQ(d.detail, a_b[0]) << "the barrier the phase is bound to";
 }
 
-TEST_F(MbarrierDefaultSink, R11CountOutOfRangeIsRecorded)
+TEST_F(MbarrierDefaultSink, R11CountOutOfRangeIsRecordedAndNotIssued)
 {
-  bytes_out_of_range_kernel<<<1, 1>>>();
+  DeviceBuffer<unsigned> completed;
+  PTXW_CUDA_OK(completed.allocate(1));
+  bytes_out_of_range_then_arrive_kernel<<<1, 1>>>(completed.get());
   const auto d = only_report();
   EXPECT_EQ(d.rule, 11u) << ptxw::checked::describe(d);
   EXPECT_EQ(d.detail, 1u << 20);
+  std::vector<unsigned> done;
+  PTXW_CUDA_OK(completed.download(done));
+  EXPECT_EQ(done[0], 1u) << "the out-of-range expect_tx reached the barrier";
 }

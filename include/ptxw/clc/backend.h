@@ -23,11 +23,20 @@
 #include <ptxw/units.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/barrier_cluster.h>
 #  include <cuda/__ptx/instructions/cp_async_bulk.h>
 #endif
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
+// barrier.cluster.arrive + wait: the software backends hand a cluster's claim to its CTAs across it.
+template <class Dep = void>
+__device__ void cluster_sync()
+{
+  ptx::barrier_cluster_arrive();
+  ptx::barrier_cluster_wait();
+}
+
 // What a name that is no backend gets (after context's R10 error): nothing runs, nothing else fails.
 template <class Backend>
 struct backend

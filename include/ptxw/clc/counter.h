@@ -23,10 +23,6 @@
 #include <ptxw/clc/backend.h>
 #include <ptxw/clc/checks.h>
 
-#if PTXW_CCCL_FAMILY_HEADERS
-#  include <cuda/__ptx/instructions/barrier_cluster.h>
-#endif
-
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
 template <>
@@ -143,7 +139,7 @@ struct backend<counter_t> : software_decode
     const bool first_warp = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
     if constexpr (is_cluster<Cast>)
     {
-      cluster_barrier(); // every CTA of the cluster runs before rank 0 writes into its shared memory
+      cluster_sync(); // every CTA of the cluster runs before rank 0 writes into its shared memory
     }
     prologue();
     if (beyond_ == 0)
@@ -265,19 +261,12 @@ private:
   {
     if constexpr (is_cluster<Cast>)
     {
-      cluster_barrier();
+      cluster_sync();
     }
     else
     {
       __syncthreads();
     }
-  }
-
-  template <class Dep = void>
-  static __device__ void cluster_barrier()
-  {
-    ptx::barrier_cluster_arrive();
-    ptx::barrier_cluster_wait();
   }
 
   enum class pending : ::cuda::std::uint32_t

@@ -21,10 +21,6 @@
 #include <ptxw/clc/backend.h>
 #include <ptxw/clc/checks.h>
 
-#if PTXW_CCCL_FAMILY_HEADERS
-#  include <cuda/__ptx/instructions/barrier_cluster.h>
-#endif
-
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
 template <>
@@ -74,8 +70,7 @@ struct backend<emulated_t> : software_decode
     const bool inside  = own.x < grid.x && own.y < grid.y && own.z < grid.z;
     if (!one_cta)
     {
-      ptx::barrier_cluster_arrive();
-      ptx::barrier_cluster_wait();
+      cluster_sync();
     }
     if (leader && cluster_rank<Cast>() == 0)
     {
@@ -95,8 +90,7 @@ struct backend<emulated_t> : software_decode
     }
     else
     {
-      ptx::barrier_cluster_arrive();
-      ptx::barrier_cluster_wait();
+      cluster_sync();
     }
     return s.started != 0;
   }

@@ -11,6 +11,11 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
+__host__ __device__ constexpr uint3 to_uint3(dim3 d)
+{
+  return {d.x, d.y, d.z};
+}
+
 // The sm_90 cluster builtins (which the compiler can hoist, unlike inline-asm special-register
 // reads). Templates, like everything that needs sm_90, so that including this compiles anywhere.
 template <class Dep = void>
@@ -28,30 +33,26 @@ __device__ unsigned cluster_rank()
 template <class Dep = void>
 __device__ uint3 cluster_ctaid()
 {
-  const dim3 c = __clusterRelativeBlockIdx();
-  return {c.x, c.y, c.z};
+  return to_uint3(__clusterRelativeBlockIdx());
 }
 
 template <class Dep = void>
 __device__ uint3 cluster_dims()
 {
-  const dim3 d = __clusterDim();
-  return {d.x, d.y, d.z};
+  return to_uint3(__clusterDim());
 }
 
 // The launch, in clusters, and this CTA's cluster in it.
 template <class Dep = void>
 __device__ uint3 grid_clusters()
 {
-  const dim3 n = __clusterGridDimInClusters();
-  return {n.x, n.y, n.z};
+  return to_uint3(__clusterGridDimInClusters());
 }
 
 template <class Dep = void>
 __device__ uint3 cluster_idx()
 {
-  const dim3 c = __clusterIdx();
-  return {c.x, c.y, c.z};
+  return to_uint3(__clusterIdx());
 }
 
 __host__ __device__ constexpr unsigned long long volume(uint3 n)
