@@ -173,7 +173,7 @@ def main(argv):
             pixels, width, height = draw(r, span, items_total)
             write_png(out_dir / name, pixels, width, height)
             md.append(f"| {r['strategy']} | {ratio.get((workload, 1, r['strategy']), 0):.2f} | {median_gap(r)} | "
-                      f"![{r['strategy']}, {workload}](scheduling/{name}) |")
+                      f"![{r['strategy']}, {workload}]({name}) |")
         md.append("")
     Path(out_dir, "timelines.md").write_text("\n".join(md) + "\n")
     print(f"{len(runs)} timelines in {out_dir}")
