@@ -8,6 +8,7 @@
 #   %ptxw-compile  compile a test for the target: -o %t writes %t.ptx, %t.cubin, %t.sass
 #   %ptx-check     FileCheck with prefixes PTX, PTX-<family> (PTX-SM10X), PTX-<target> (PTX-SM100A)
 #   %sass-check    the same for SASS
+#   %ptx-check=NAME, %sass-check=NAME  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... (see below)
 #   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
 #   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
 #
@@ -49,18 +50,10 @@ config.test_source_root = str(source_root)
 config.test_exec_root = str(Path(params.get("build_dir", repo / "build")).resolve() / "codegen" / target.name)
 Path(config.test_exec_root).mkdir(parents=True, exist_ok=True)
 
-major_minor = ".".join(ptxas_version.split(".")[:2])
-config.available_features.add(f"ptxas-{major_minor}")
-config.available_features.add(f"target-{target.name}")
 if target.name not in known_targets:
     config.unsupported = True
     lit_config.note(f"ptxas {ptxas_version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
-else:
-    config.available_features.update(probes.accepted_features(tc, target.name))
-# Diagnostics whose checks are the same C++ on every target (R6, R10-R12: only R9 depends on it) run
-# on one target per family; each case is a compile of its own.
-if target.name in ("sm_90a", "sm_100a", "sm_120a"):
-    config.available_features.add("family-representative")
+config.available_features.update(probes.lit_features(tc, target.name))
 
 config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
 if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (tools/ptxwtools/toolchain.py)
@@ -75,6 +68,10 @@ from ptxw_format import ShTestWithoutWarnings  # noqa: E402
 config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, compile_)  # %nvcc, %ptxw-compile
 config.substitutions += [
     ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
+    # %sass-check=RELAXED: the prefixes RELAXED-SASS, RELAXED-SASS-SM10X, ... (one RUN line's checks in a
+    # file with several); a name that is GEN or ends in -GEN marks the checks `ptxw update-checks` writes.
+    *((rf"%{kind}-check=([A-Z][A-Z0-9_-]*)", check + ",".join(rf"\1-{p}" for p in target.prefixes(kind.upper())))
+      for kind in ("ptx", "sass")),
     ("%ptx-check", check + ",".join(target.prefixes("PTX"))),
     ("%sass-check", check + ",".join(target.prefixes("SASS"))),
 ]

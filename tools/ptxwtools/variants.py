@@ -70,7 +70,7 @@ class Variant:
 
 
 _HW = "ptxw::clc::slot<ptxw::clc::{cast}> s; auto h = ptxw::clc::open(s, {ctx}); "
-_REQUEST = "if (ptxw::elected e = ptxw::elect_one()) h.request(e);"
+_REQUEST = "h.request(h.elect());"
 
 VARIANTS = (
     # ---- mbarrier -------------------------------------------------------------------------------
