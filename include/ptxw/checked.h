@@ -4,9 +4,10 @@
 // thread waiting on a stale phase (R6), and in ptxw/clc.h a request after an observed failure (R1),
 // a raw decode of a failure (R2), two submitters in one phase (R3), a request while readers still
 // read (R4). Default: on unless NDEBUG is defined, like assert. A check that fires records a
-// ptxw::checked::diagnostic (rule, block, thread, barrier or slot address, phase) into the sink the
-// host attached (ptxw/checked_host.h); with no sink it prints the diagnostic and traps. Either way
-// a broken protocol becomes a report, never a silent hang or silent corruption.
+// ptxw::checked::diagnostic (rule, block, thread, barrier or slot address, phase) into a sink the
+// host attached (ptxw/checked_host.h): the one a ptxw::clc::context carries, or for the mbarrier
+// types, which take no context, the default sink; with no sink it prints the diagnostic and traps.
+// Either way a broken protocol becomes a report, never a silent hang or silent corruption.
 #pragma once
 
 #include <ptxw/target.h>
@@ -23,7 +24,7 @@ namespace checked {
 // One report. `address` is the shared-memory (shared::cta) address of the barrier or slot.
 struct diagnostic
 {
-  ::cuda::std::uint32_t rule; // n of R<n>
+  ::cuda::std::uint32_t rule; // n of R<n> (ptxw::rule)
   ::cuda::std::uint32_t block[3];
   ::cuda::std::uint32_t thread[3];
   ::cuda::std::uint32_t address;
@@ -48,13 +49,19 @@ __device__ inline ::cuda::std::uint64_t now_ns()
   return t;
 }
 
+// Where the reports of operations without a sink of their own (the mbarrier types) go: the sink
+// that ptxw::checked::diagnostics::make_default() put here, or none (print and trap). One per
+// program with relocatable device code, one per translation unit without.
+template <class Dep = void>
+__device__ const sink* default_sink = nullptr;
+
 __device__ inline ::cuda::std::uint64_t timeout_ns(const sink* s)
 {
   return s ? s->timeout_ns : PTXW_CHECKED_TIMEOUT_NS;
 }
 
-// Polls done() until it returns true (then true) or the sink's timeout passed (then false). The
-// clock is read every 64 polls: reading %globaltimer on every poll slows the spin.
+// Every checked wait: polls done() until it returns true (then true) or the sink's timeout passed
+// (then false). The clock is read every 64 polls: reading %globaltimer on every poll slows the spin.
 template <class Done>
 __device__ bool bounded_spin(const sink* s, Done&& done)
 {
@@ -75,21 +82,22 @@ __device__ bool bounded_spin(const sink* s, Done&& done)
 
 // Record a diagnostic. Without a sink: print it, with `what` (which check, what detail holds), and
 // trap, the only report left.
-__device__ inline void report(const sink* s, unsigned rule, ::cuda::std::uint32_t address,
-                              ::cuda::std::uint32_t phase, ::cuda::std::uint32_t detail = 0, const char* what = "")
+__device__ inline void report(const sink* s, rule r, ::cuda::std::uint32_t address, ::cuda::std::uint32_t phase,
+                              ::cuda::std::uint32_t detail = 0, const char* what = "")
 {
+  const auto rule_number = static_cast<::cuda::std::uint32_t>(r);
   if (s == nullptr || s->records == nullptr)
   {
     printf("ptxw: R%u violated%s: block (%u,%u,%u) thread (%u,%u,%u) barrier/slot 0x%x phase %u (parity %u) detail %u "
            "(0x%x)\n",
-           rule, what, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, address, phase,
+           rule_number, what, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, address, phase,
            phase & 1u, detail, detail);
     __trap();
   }
   const ::cuda::std::uint32_t i = atomicAdd(s->count, 1u);
   if (i < s->capacity)
   {
-    s->records[i] = diagnostic{rule, {blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
+    s->records[i] = diagnostic{rule_number, {blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
                                address, phase, detail};
     __threadfence_system();
   }

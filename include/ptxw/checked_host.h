@@ -2,6 +2,7 @@
 //
 //   ptxw::checked::diagnostics diag;            // device buffer for 256 reports
 //   ctx.sink = diag.device_sink();              // in a ptxw::clc::context
+//   diag.make_default();                        // and for the mbarrier types, which take no context
 //   kernel<<<...>>>(..., ctx); cudaDeviceSynchronize();
 //   for (auto& d : diag.read()) std::puts(ptxw::checked::describe(d).c_str());
 //
@@ -19,37 +20,24 @@
 PTXW_NAMESPACE_BEGIN
 namespace checked {
 
-// What each rule id means, for reports (docs/rules.md has the full text).
-inline const char* rule_name(unsigned rule)
+// "R4 one observation: a request while readers still read the slot" (ptxw/rules.h; docs/rules.md
+// has the full text).
+inline std::string rule_name(std::uint32_t number)
 {
-  switch (rule)
+  switch (number)
   {
-    case 1:
-      return "R1 request after an observed failure";
-    case 2:
-      return "R2 decode of a failed response";
-    case 3:
-      return "R3 more than one submitter";
-    case 4:
-      return "R4 request while readers still read the slot";
-    case 5:
-      return "R5 barrier never armed for this phase";
-    case 6:
-      return "R6 wait on the wrong phase, or one that never completes";
-    case 11:
-      return "R11 count out of the PTX range";
-    case 13:
-      return "R13 the grid has more dimensions than for_each_canceled_block's Rank";
-    case 14:
-      return "R14 the launch is not the prepared grid or a prefix of it";
-    default:
-      return "unknown rule";
+#define PTXW_RULE_CASE(n, id, name, violation)                                                                       \
+  case n:                                                                                                            \
+    return "R" #n " " name ": " violation;
+    PTXW_RULES(PTXW_RULE_CASE)
+#undef PTXW_RULE_CASE
   }
+  return "R" + std::to_string(number) + " (not a ptxw rule)";
 }
 
 inline std::string describe(const diagnostic& d)
 {
-  return "ptxw: " + std::string(rule_name(d.rule)) + ": block (" + std::to_string(d.block[0]) + ","
+  return "ptxw: " + rule_name(d.rule) + ": block (" + std::to_string(d.block[0]) + ","
        + std::to_string(d.block[1]) + "," + std::to_string(d.block[2]) + ") thread (" + std::to_string(d.thread[0])
        + "," + std::to_string(d.thread[1]) + "," + std::to_string(d.thread[2]) + ") slot/barrier 0x"
        + [&] {
@@ -68,6 +56,7 @@ class diagnostics
   detail::device_array<diagnostic> records_;
   detail::device_array<std::uint32_t> count_;
   detail::device_array<sink> sink_;
+  bool is_default_ = false;
 
 public:
   // timeout_ns: how long a checked wait may take before it is reported (default: the device
@@ -85,9 +74,30 @@ public:
     clear();
   }
 
+  ~diagnostics()
+  {
+    if (is_default_)
+    {
+      const sink* none = nullptr;
+      (void) cudaMemcpyToSymbol(default_sink<>, &none, sizeof none);
+    }
+  }
+  diagnostics(const diagnostics&)            = delete;
+  diagnostics& operator=(const diagnostics&) = delete;
+
   const sink* device_sink() const noexcept
   {
     return sink_.get();
+  }
+
+  // Makes this the sink of the operations that take none (the mbarrier types: R6, R11), until it is
+  // destroyed: their reports are recorded here instead of printed with a trap. Without relocatable
+  // device code (-rdc), this holds for the kernels of the translation unit that calls it.
+  void make_default()
+  {
+    const sink* mine = sink_.get();
+    detail::cuda_check(cudaMemcpyToSymbol(default_sink<>, &mine, sizeof mine), "making the default sink");
+    is_default_ = true;
   }
 
   void clear(cudaStream_t stream = 0)

@@ -59,7 +59,7 @@ namespace clc {
 template <class Backend = automatic_t>
 struct context
 {
-  static_assert(detail::is_backend<Backend>, "ptxw: R10 qualifiers: the backend is ptxw::clc::automatic_t, "
+  static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend is ptxw::clc::automatic_t, "
                                              "hardware_t, emulated_t or counter_t");
   typename detail::backend<typename detail::state_backend<Backend>::type>::state state;
   const checked::sink* sink;
@@ -107,7 +107,7 @@ class submitter
 public:
   // Only handle::elect() makes one: a bool would let every thread that holds `true` submit.
   template <class T>
-  PTXW_REFUSED("ptxw: R3 one submitter: a ptxw::clc::submitter comes only from handle.elect(), one lane of the "
+  PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::clc::submitter comes only from handle.elect(), one lane of the "
                "CTA's first warp")
   submitter(T);
 
@@ -181,7 +181,7 @@ private:
 
 public:
   // R6: a copy would be a second, diverging phase of the slot's barrier.
-  PTXW_REFUSED("ptxw: R6 parity: a cluster launch control handle owns its thread's ptxw::phase and cannot be "
+  PTXW_REFUSED(PTXW_RULE(R6) "a cluster launch control handle owns its thread's ptxw::phase and cannot be "
                "copied; pass it by reference")
   handle(const handle&);
   handle& operator=(const handle&) = delete;
@@ -250,7 +250,7 @@ public:
     }
   }
   template <class T>
-  PTXW_REFUSED("ptxw: R3 one submitter: request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
+  PTXW_REFUSED(PTXW_RULE(R3) "request() takes the CTA's submitter, clc.elect(); ptxw::elect_one() "
                "elects a lane per warp, so every warp that reached the call would cancel a block")
   void request(const T&);
 

@@ -27,10 +27,10 @@ class elected
 public:
   // Only elect() makes one: a bool would let every lane that holds `true` act as the one.
   template <class T>
-  PTXW_REFUSED("ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one() (elect.sync picks one "
+  PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::elected comes only from ptxw::elect_one() (elect.sync picks one "
                "lane); it cannot be made from a bool")
   elected(T);
-  PTXW_REFUSED("ptxw: R3 one submitter: a ptxw::elected comes only from ptxw::elect_one() (elect.sync picks one "
+  PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::elected comes only from ptxw::elect_one() (elect.sync picks one "
                "lane)")
   elected();
 
@@ -40,7 +40,7 @@ public:
   static __device__ elected elect()
   {
     constexpr bool target_ok = detail::supports<90, 800, Dep>;
-    static_assert(target_ok, "ptxw: R9 target: elect.sync needs sm_90 or newer");
+    static_assert(target_ok, PTXW_RULE(R9) "elect.sync needs sm_90 or newer");
     ::cuda::std::uint32_t won = 0;
     if constexpr (target_ok)
     {

@@ -27,7 +27,7 @@ template <class Dep = void>
 __device__ void fence_proxy_async()
 {
   constexpr bool target_ok = detail::supports<90, 800, Dep>;
-  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async needs sm_90 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async needs sm_90 or newer");
   if constexpr (target_ok)
   {
     ptx::fence_proxy_async();
@@ -39,10 +39,10 @@ template <class Space>
 __device__ void fence_proxy_async(Space space)
 {
   constexpr bool space_ok = detail::is_one_of<Space, ptx::space_global_t, ptx::space_shared_t, ptx::space_cluster_t>;
-  static_assert(space_ok, "ptxw: R10 qualifiers: fence.proxy.async takes .space = .global, .shared::cta or "
+  static_assert(space_ok, PTXW_RULE(R10) "fence.proxy.async takes .space = .global, .shared::cta or "
                           ".shared::cluster (ptx::space_global, ptx::space_shared, ptx::space_cluster)");
   constexpr bool target_ok = detail::supports<90, 800, Space>;
-  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async needs sm_90 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async needs sm_90 or newer");
   if constexpr (space_ok & target_ok)
   {
     ptx::fence_proxy_async(space);
@@ -59,11 +59,11 @@ __device__ void fence_proxy_async_generic(Sem sem, Space space, Scope scope)
   constexpr bool release_form =
     detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Space, ptx::space_shared_t>;
   constexpr bool form_ok = (acquire_form || release_form) && detail::is_one_of<Scope, ptx::scope_cluster_t>;
-  static_assert(form_ok, "ptxw: R10 qualifiers: fence.proxy.async::generic.sync_restrict exists only as "
+  static_assert(form_ok, PTXW_RULE(R10) "fence.proxy.async::generic.sync_restrict exists only as "
                          "(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster) and "
                          "(ptx::sem_release, ptx::space_shared, ptx::scope_cluster)");
   constexpr bool target_ok = detail::supports<90, 860, Sem>;
-  static_assert(target_ok, "ptxw: R9 target: fence.proxy.async::generic.sync_restrict needs sm_90 or newer and "
+  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async::generic.sync_restrict needs sm_90 or newer and "
                            "PTX ISA 8.6");
   if constexpr (form_ok & target_ok)
   {
@@ -76,10 +76,10 @@ template <class Sem, class Scope>
 __device__ void fence_mbarrier_init(Sem sem, Scope scope)
 {
   constexpr bool form_ok = detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Scope, ptx::scope_cluster_t>;
-  static_assert(form_ok, "ptxw: R10 qualifiers: fence.mbarrier_init exists only as "
+  static_assert(form_ok, PTXW_RULE(R10) "fence.mbarrier_init exists only as "
                          "(ptx::sem_release, ptx::scope_cluster)");
   constexpr bool target_ok = detail::supports<90, 800, Sem>;
-  static_assert(target_ok, "ptxw: R9 target: fence.mbarrier_init needs sm_90 or newer");
+  static_assert(target_ok, PTXW_RULE(R9) "fence.mbarrier_init needs sm_90 or newer");
   if constexpr (form_ok & target_ok)
   {
     ptx::fence_mbarrier_init(sem, scope);

@@ -57,7 +57,7 @@ __host__ __device__ constexpr bool check_op_scope()
 {
   if constexpr (!is_mbarrier_scope<OpScope>)
   {
-    static_assert(dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier operations take .scope = .cta or "
+    static_assert(dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier operations take .scope = .cta or "
                                             ".cluster (ptx::scope_cta, ptx::scope_cluster), as the second of the "
                                             "(sem, scope) pair");
     return false;
@@ -65,7 +65,7 @@ __host__ __device__ constexpr bool check_op_scope()
   else if constexpr (detail::is_same_v<OpScope, ptx::scope_cluster_t>
                      && detail::is_same_v<BarrierScope, ptx::scope_cta_t>)
   {
-    static_assert(dependent_false<OpScope>, "ptxw: R12 barrier scope: a .cluster-scope operation needs a "
+    static_assert(dependent_false<OpScope>, PTXW_RULE(R12) "a .cluster-scope operation needs a "
                                             "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier");
     return false;
   }
@@ -81,7 +81,7 @@ __host__ __device__ constexpr bool check_arrive()
 {
   if constexpr (!is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.arrive takes .sem = .release or .relaxed "
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.arrive takes .sem = .release or .relaxed "
                                         "(ptx::sem_release, ptx::sem_relaxed), as the first of the (sem, scope) pair");
     return false;
   }
@@ -92,7 +92,7 @@ __host__ __device__ constexpr bool check_arrive()
   else
   {
     constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.arrive with .sem and .scope needs sm_90 or newer "
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.arrive with .sem and .scope needs sm_90 or newer "
                       "(.relaxed also needs PTX ISA 8.6)");
     return ok;
   }
@@ -104,7 +104,7 @@ __host__ __device__ constexpr bool check_tx()
 {
   if constexpr (!detail::is_same_v<Sem, ptx::sem_relaxed_t>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.expect_tx and mbarrier.complete_tx take "
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.expect_tx and mbarrier.complete_tx take "
                                         "only .sem = .relaxed (ptx::sem_relaxed), as the first of the (sem, scope) pair");
     return false;
   }
@@ -115,7 +115,7 @@ __host__ __device__ constexpr bool check_tx()
   else
   {
     constexpr bool ok = supports<90, 800, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
     return ok;
   }
 }
@@ -130,7 +130,7 @@ __host__ __device__ constexpr bool check_wait()
   }
   else if constexpr (!is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>)
   {
-    static_assert(dependent_false<Sem>, "ptxw: R10 qualifiers: mbarrier.try_wait and mbarrier.test_wait take .sem = "
+    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.try_wait and mbarrier.test_wait take .sem = "
                                         ".acquire or .relaxed (ptx::sem_acquire, ptx::sem_relaxed), as the first of the "
                                         "(sem, scope) pair");
     return false;
@@ -142,7 +142,7 @@ __host__ __device__ constexpr bool check_wait()
   else
   {
     constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, "ptxw: R9 target: mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
+    static_assert(ok, PTXW_RULE(R9) "mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
                       "sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
     return ok;
   }
@@ -154,7 +154,7 @@ __device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std
 #if PTXW_CHECKED
   if (n < min || n >= (1u << 20))
   {
-    checked::report(nullptr, 11, addr, 0, n, " (a count out of the PTX range; detail: the count)");
+    checked::report(checked::default_sink<>, rule::units, addr, 0, n, " (a count out of the PTX range; detail: the count)");
   }
 #else
   (void) addr, (void) n, (void) min;
@@ -182,20 +182,20 @@ class remote_mbarrier
   {
     if constexpr (!detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
     {
-      static_assert(detail::dependent_false<Sem>, "ptxw: R10 qualifiers: remote mbarrier.arrive takes .sem = .release "
+      static_assert(detail::dependent_false<Sem>, PTXW_RULE(R10) "remote mbarrier.arrive takes .sem = .release "
                                                   "or .relaxed, as the first of the (sem, scope) pair");
       return false;
     }
     else if constexpr (!detail::is_same_v<OpScope, ptx::scope_cluster_t>)
     {
-      static_assert(detail::dependent_false<OpScope>, "ptxw: R10 qualifiers: mbarrier.arrive on .shared::cluster "
+      static_assert(detail::dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier.arrive on .shared::cluster "
                                                       "takes only .scope = .cluster (ptx::scope_cluster)");
       return false;
     }
     else
     {
       constexpr bool ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
-      static_assert(ok, "ptxw: R9 target: remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
+      static_assert(ok, PTXW_RULE(R9) "remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
                         "8.6)");
       return ok;
     }
@@ -245,7 +245,7 @@ public:
   __device__ void complete_tx(detail::tx_bytes_arg bytes)
   {
     constexpr bool target_ok = detail::supports<90, 800, Dep>;
-    static_assert(target_ok, "ptxw: R9 target: remote mbarrier.complete_tx needs sm_90 or newer");
+    static_assert(target_ok, PTXW_RULE(R9) "remote mbarrier.complete_tx needs sm_90 or newer");
     if constexpr (target_ok)
     {
       detail::check_count_range(addr_, bytes.arg.value, 0);
@@ -264,7 +264,7 @@ template <class Scope>
 class mbarrier
 {
   static_assert(detail::is_mbarrier_scope<Scope>,
-                "ptxw: R12 barrier scope: an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
+                PTXW_RULE(R12) "an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
                 "ptx::scope_cluster (ptxw::cluster_barrier)");
 
   ::cuda::std::uint64_t word_; // no initialiser: lives in __shared__ memory, set by init()
@@ -299,18 +299,13 @@ class mbarrier
     ph.check_use(smem_addr());
     const ::cuda::std::uint32_t parity = ph.parity();
 #if PTXW_CHECKED
-    if (!try_wait_parity(sem, scope, parity, hint...))
+    // A wait that does not complete in time is reported and then ends as if it had completed (with
+    // a sink that does not trap): what it guarded may be incomplete, and the report says so.
+    const checked::sink* sink = checked::default_sink<>;
+    if (!checked::bounded_spin(sink, [&] { return try_wait_parity(sem, scope, parity, hint...); }))
     {
-      // The clock is read every 64 tries: reading %globaltimer on every try slows the spin.
-      const ::cuda::std::uint64_t start = checked::now_ns();
-      for (unsigned tries = 1; !try_wait_parity(sem, scope, parity, hint...); ++tries)
-      {
-        if (tries % 64 == 0 && checked::now_ns() - start > PTXW_CHECKED_TIMEOUT_NS)
-        {
-          checked::report(nullptr, 6, smem_addr(), ph.count(), 0,
-                          " (a wait that did not complete within PTXW_CHECKED_TIMEOUT_NS)");
-        }
-      }
+      checked::report(sink, rule::parity, smem_addr(), ph.count(), 0,
+                      " (a wait that did not complete within the sink's timeout, PTXW_CHECKED_TIMEOUT_NS by default)");
     }
 #else
     while (!try_wait_parity(sem, scope, parity, hint...))
@@ -339,7 +334,7 @@ public:
   __device__ void init(detail::arrivals_arg count)
   {
     constexpr bool target_ok = detail::supports<80, 700, Scope>;
-    static_assert(target_ok, "ptxw: R9 target: mbarrier.init needs sm_80 or newer");
+    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.init needs sm_80 or newer");
     if constexpr (target_ok)
     {
       detail::check_count_range(smem_addr(), count.arg.value, 1);
@@ -351,7 +346,7 @@ public:
   __device__ void inval()
   {
     constexpr bool target_ok = detail::supports<80, 700, Scope>;
-    static_assert(target_ok, "ptxw: R9 target: mbarrier.inval needs sm_80 or newer");
+    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.inval needs sm_80 or newer");
     if constexpr (target_ok)
     {
       detail::isa::mbarrier_inval(smem_addr());
@@ -451,10 +446,10 @@ public:
   __device__ remote_mbarrier remote(detail::cta_rank_arg rank)
   {
     constexpr bool cluster = detail::is_same_v<Scope, ptx::scope_cluster_t>;
-    static_assert(cluster, "ptxw: R12 barrier scope: remote operations target a ptxw::cluster_barrier; this barrier "
+    static_assert(cluster, PTXW_RULE(R12) "remote operations target a ptxw::cluster_barrier; this barrier "
                            "is a ptxw::cta_barrier, whose init is not published to the cluster");
     constexpr bool target_ok = detail::supports<90, 780, Scope>;
-    static_assert(!cluster || target_ok, "ptxw: R9 target: mapa.shared::cluster needs sm_90 or newer");
+    static_assert(!cluster || target_ok, PTXW_RULE(R9) "mapa.shared::cluster needs sm_90 or newer");
     if constexpr (cluster && target_ok)
     {
       return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.arg.value));

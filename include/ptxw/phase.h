@@ -54,7 +54,7 @@ class phase
 #if PTXW_CHECKED
     if (__isShared(this)) // folds to false for a local phase: no cost there
     {
-      checked::report(nullptr, 6, barrier, state_, detail::isa::smem_addr(this),
+      checked::report(checked::default_sink<>, rule::parity, barrier, state_, detail::isa::smem_addr(this),
                       " (a ptxw::phase in shared memory: declare it as a local variable; detail: its address)");
     }
     else if (barrier_ == ~0u)
@@ -63,7 +63,7 @@ class phase
     }
     else if (barrier_ != barrier)
     {
-      checked::report(nullptr, 6, barrier, state_, barrier_,
+      checked::report(checked::default_sink<>, rule::parity, barrier, state_, barrier_,
                       " (one ptxw::phase waits on two barriers: one phase per barrier; detail: the barrier of its "
                       "first wait)");
     }
@@ -79,15 +79,15 @@ public:
 
   // R6: a copy is a second, diverging idea of where the barrier is. A phase passed to a wait before
   // the (sem, scope) pair lands here too, copied into the by-value `sem`.
-  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not copied or moved (a copy is a second, diverging idea of "
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not copied or moved (a copy is a second, diverging idea of "
                "where the barrier is): pass it by reference, ptxw::phase&; a wait takes the (sem, scope) pair "
                "first, then the phase")
   phase(const phase&);
-  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not assigned (it flips only in a completed wait): use one "
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not assigned (it flips only in a completed wait): use one "
                "phase per barrier, for the barrier's whole life")
   phase& operator=(const phase&);
   template <class T>
-  PTXW_REFUSED("ptxw: R6 parity: a ptxw::phase is not made from an integer: `ptxw::phase ph;` waits for a "
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::phase is not made from an integer: `ptxw::phase ph;` waits for a "
                "fresh barrier's first phase, `ptxw::phase::preceding()` for the one before it (a producer's "
                "first wait on a free slot)")
   phase(T);
@@ -125,7 +125,7 @@ public:
 
 namespace detail {
 PTXW_ONLY(phase_arg, phase&,
-          "ptxw: R6 parity: waits take a ptxw::phase lvalue, which flips once per completed wait; a parity "
+          PTXW_RULE(R6) "waits take a ptxw::phase lvalue, which flips once per completed wait; a parity "
           "integer or a temporary phase is how waits end up on the wrong phase");
 } // namespace detail
 

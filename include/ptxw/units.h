@@ -49,7 +49,7 @@ struct arrivals
       : value(n.n)
   {}
   // The literal 0 is a null pointer constant: only it reaches this constructor.
-  PTXW_REFUSED("ptxw: R11 units: ptxw::arrivals{0}: a phase completes after at least one arrival (PTX "
+  PTXW_REFUSED(PTXW_RULE(R11) "ptxw::arrivals{0}: a phase completes after at least one arrival (PTX "
                "range [1, 2^20 - 1])")
   explicit arrivals(detail::literal_zero*);
 };
@@ -84,15 +84,15 @@ struct cta_rank
 
 namespace detail {
 PTXW_ONLY(arrivals_arg, arrivals,
-          "ptxw: R11 units: this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes are "
+          PTXW_RULE(R11) "this count is ptxw::arrivals{n} (arrivals per phase); transaction bytes are "
           "ptxw::tx_bytes and go to expect_tx/complete_tx; qualifiers come first, as a (sem, scope) pair");
 PTXW_ONLY(tx_bytes_arg, tx_bytes,
-          "ptxw: R11 units: this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival counts are "
+          PTXW_RULE(R11) "this count is ptxw::tx_bytes{n} (bytes of async transactions); arrival counts are "
           "ptxw::arrivals and go to init/arrive; qualifiers come first, as a (sem, scope) pair");
 PTXW_ONLY(suspend_hint_arg, suspend_hint,
-          "ptxw: R11 units: the argument after the phase is a ptxw::suspend_hint{ns}; qualifiers come first, as "
+          PTXW_RULE(R11) "the argument after the phase is a ptxw::suspend_hint{ns}; qualifiers come first, as "
           "a (sem, scope) pair before the phase");
-PTXW_ONLY(cta_rank_arg, cta_rank, "ptxw: R11 units: remote() takes a ptxw::cta_rank{r}");
+PTXW_ONLY(cta_rank_arg, cta_rank, PTXW_RULE(R11) "remote() takes a ptxw::cta_rank{r}");
 } // namespace detail
 
 PTXW_NAMESPACE_END

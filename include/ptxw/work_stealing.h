@@ -39,7 +39,7 @@ namespace detail {
 template <int Rank>
 __device__ dim3 block_of_rank(uint3 b, bool whole)
 {
-  static_assert(Rank >= 1 && Rank <= 3, "ptxw: R10 qualifiers: the block rank is 1, 2 or 3");
+  static_assert(Rank >= 1 && Rank <= 3, PTXW_RULE(R10) "the block rank is 1, 2 or 3");
   return whole ? dim3(b.x, b.y, b.z) : dim3(b.x, Rank > 1 ? b.y : 0u, Rank > 2 ? b.z : 0u);
 }
 
@@ -53,7 +53,7 @@ __device__ bool rank_covers_grid(const clc::context<Backend>& ctx)
   if (!ok && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 && threadIdx.y == 0
       && threadIdx.z == 0)
   {
-    checked::report(ctx.sink, 13, 0, 0, grid.z > 1 ? 3u : 2u);
+    checked::report(ctx.sink, rule::grid_rank, 0, 0, grid.z > 1 ? 3u : 2u);
   }
   return ok;
 #else

@@ -1,10 +1,13 @@
 // Checked mode on the mbarrier misuse that only run time can see (R6, R11; docs/rules.md): each
-// kernel plants one violation and, with no sink to record into, checked mode prints its report and
-// traps. Each runs in the child of a death test, since a trap loses the CUDA context.
+// kernel plants one violation. With no sink to record into, checked mode prints its report and
+// traps (each runs in the child of a death test, since a trap loses the CUDA context); with a
+// default sink (diagnostics::make_default) the report is recorded and the kernel finishes.
+#include <ptxw/checked_host.h>
 #include <ptxw/ptxw.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include <unistd.h>
@@ -153,7 +156,8 @@ TEST_F(MbarrierChecked, R6PhaseInSharedMemory)
 TEST_F(MbarrierChecked, R6WaitThatNeverCompletes)
 {
   EXPECT_EXIT(launch_and_exit([] { never_completes_kernel<<<1, 1>>>(); }), ::testing::ExitedWithCode(kTrapped),
-              "ptxw: R6 violated \\(a wait that did not complete within PTXW_CHECKED_TIMEOUT_NS\\).* phase 0 ");
+              "ptxw: R6 violated \\(a wait that did not complete within the sink's timeout, "
+              "PTXW_CHECKED_TIMEOUT_NS by default\\).* phase 0 ");
 }
 
 TEST_F(MbarrierChecked, R11ConstantBytesOutOfRange)
@@ -169,4 +173,62 @@ TEST_F(MbarrierChecked, R11NegativeConstantArrivals)
 TEST_F(MbarrierChecked, R11ZeroArrivalsFromAConstant)
 {
   expect_count_report(zero_arrivals_kernel, "0");
+}
+
+// With a default sink: recorded, not trapped, and the kernel finishes (the wait that timed out
+// returns as if completed).
+class MbarrierDefaultSink : public Gpu
+{
+protected:
+  std::optional<ptxw::checked::diagnostics> diag_;
+
+  void SetUp() override
+  {
+    Gpu::SetUp();
+    if (IsSkipped())
+    {
+      return;
+    }
+    diag_.emplace(16, 50000000ull); // the wait that never completes is given 50 ms
+    diag_->make_default();
+  }
+
+  // The one report of the last launch, which finished.
+  ptxw::checked::diagnostic only_report()
+  {
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto reports = diag_->read();
+    EXPECT_EQ(reports.size(), 1u);
+    return reports.empty() ? ptxw::checked::diagnostic{} : reports[0];
+  }
+};
+
+TEST_F(MbarrierDefaultSink, R6WaitThatNeverCompletesIsRecorded)
+{
+  never_completes_kernel<<<1, 1>>>();
+  const auto d = only_report();
+  EXPECT_EQ(d.rule, 6u) << ptxw::checked::describe(d);
+  EXPECT_EQ(d.phase, 0u);
+}
+
+TEST_F(MbarrierDefaultSink, R6OnePhaseOnTwoBarriersIsRecorded)
+{
+  DeviceBuffer<unsigned> addresses;
+  PTXW_CUDA_OK(addresses.allocate(2));
+  one_phase_two_barriers_kernel<<<1, 1>>>(true, addresses.get());
+  const auto d = only_report();
+  std::vector<unsigned> a_b;
+  PTXW_CUDA_OK(addresses.download(a_b));
+  EXPECT_EQ(d.rule, 6u) << ptxw::checked::describe(d);
+  EXPECT_EQ(d.address, a_b[1]) << "the barrier waited on";
+  EXPECT_EQ(d.detail, a_b[0]) << "the barrier the phase is bound to";
+}
+
+TEST_F(MbarrierDefaultSink, R11CountOutOfRangeIsRecorded)
+{
+  bytes_out_of_range_kernel<<<1, 1>>>();
+  const auto d = only_report();
+  EXPECT_EQ(d.rule, 11u) << ptxw::checked::describe(d);
+  EXPECT_EQ(d.detail, 1u << 20);
 }

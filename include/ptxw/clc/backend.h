@@ -150,7 +150,7 @@ template <class Cast>
 __host__ __device__ constexpr bool check_software_target()
 {
   constexpr bool ok = software_supported<Cast>;
-  static_assert(ok, "ptxw: R9 target: cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs "
+  static_assert(ok, PTXW_RULE(R9) "cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs "
                     "sm_90 or newer");
   return ok;
 }

@@ -43,7 +43,7 @@ __device__ void checks_open(slot_storage<Cast>& s, unsigned readers, const check
   s.checks = books{0u, 0u, 0u, readers, 0u};
   if (::ptxw::detail::is_same_v<Cast, cta_t> && cluster_size<Cast>() > 1)
   {
-    checked::report(sink, 3, slot_address(s), 0, cluster_size<Cast>());
+    checked::report(sink, rule::one_submitter, slot_address(s), 0, cluster_size<Cast>());
   }
 #else
   (void) s, (void) readers, (void) sink;
@@ -59,12 +59,12 @@ __device__ verdict before_request(slot_storage<Cast>& s, const phase& ph, const 
   const ::cuda::std::uint32_t k = ph.count();
   if (atomicMax(&b.claimed, k + 1) >= k + 1)
   {
-    checked::report(sink, 3, slot_address(s), k, k);
+    checked::report(sink, rule::one_submitter, slot_address(s), k, k);
     return verdict::drop;
   }
   if (atomicAdd(&b.failed, 0u) != 0)
   {
-    checked::report(sink, 1, slot_address(s), k, 0);
+    checked::report(sink, rule::failed_request, slot_address(s), k, 0);
     return verdict::fail;
   }
   // Every reader of phase k - 1 released its read; a request made too early is reported and then
@@ -73,7 +73,7 @@ __device__ verdict before_request(slot_storage<Cast>& s, const phase& ph, const 
   const ::cuda::std::uint32_t released = atomicAdd(&b.released, 0u);
   if (released != expected)
   {
-    checked::report(sink, 4, slot_address(s), k, released);
+    checked::report(sink, rule::one_observation, slot_address(s), k, released);
     if (!checked::bounded_spin(sink, [&] {
           return atomicAdd(&b.released, 0u) >= expected;
         }))
@@ -119,7 +119,7 @@ __device__ bool before_wait(const slot_storage<Cast>& s, const phase& ph, const 
   const ::cuda::std::uint32_t r = requests_made(s);
   if (r > k + 1 || r < k)
   {
-    checked::report(sink, 6, slot_address(s), k, r);
+    checked::report(sink, rule::parity, slot_address(s), k, r);
     return false;
   }
 #else
@@ -135,7 +135,7 @@ __device__ void timed_out(const slot_storage<Cast>& s, const phase& ph, const ch
 {
 #if PTXW_CHECKED
   const ::cuda::std::uint32_t armed = requests_made(s);
-  checked::report(sink, armed <= ph.count() ? 5 : 6, slot_address(s), ph.count(), armed);
+  checked::report(sink, armed <= ph.count() ? rule::armed_barrier : rule::parity, slot_address(s), ph.count(), armed);
 #else
   (void) s, (void) ph, (void) sink;
 #endif
@@ -162,7 +162,7 @@ template <class Cast>
 __device__ void report_launch(const slot_storage<Cast>& s, unsigned long long grid, const checked::sink* sink)
 {
 #if PTXW_CHECKED
-  checked::report(sink, 14, slot_address(s), 0, static_cast<::cuda::std::uint32_t>(grid));
+  checked::report(sink, rule::prepared_launch, slot_address(s), 0, static_cast<::cuda::std::uint32_t>(grid));
 #else
   (void) s, (void) grid, (void) sink;
 #endif

@@ -34,12 +34,12 @@ struct backend<hardware_t>
   __host__ __device__ static constexpr bool check_target()
   {
     constexpr bool sm100 = ::ptxw::detail::supports<100, 860, Cast>;
-    static_assert(sm100, "ptxw: R9 target: clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use "
+    static_assert(sm100, PTXW_RULE(R9) "clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use "
                          "ptxw::clc::context<ptxw::clc::automatic_t> (the default: counter_t there) or <emulated_t>");
     constexpr bool multicast_ok = !::ptxw::detail::is_same_v<Cast, cluster_t> || !target::device_pass
                                || target::family_specific;
     static_assert(!sm100 || multicast_ok,
-                  "ptxw: R9 target: clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or "
+                  PTXW_RULE(R9) "clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or "
                   "family-specific target (sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, sm_121a, ...): ptxas rejects "
                   "it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::counter_t>. "
                   "(nvcc 13's -arch=sm_100a also compiles plain compute_100 PTX: use -gencode "

@@ -23,13 +23,13 @@ public:
   __device__ explicit exhausted(Handle&) noexcept {}
 
   template <class Submitter>
-  PTXW_REFUSED("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is "
+  PTXW_REFUSED(PTXW_RULE(R1) "this CTA observed a failed cancellation response; another try_cancel is "
                "undefined behaviour")
   void request(const Submitter&);
 
   // A failed response names no block (R2): these exist only to say so.
 #define PTXW_R2_NO_BLOCK                                                                                    \
-  PTXW_REFUSED("ptxw: R2 no decode of failure: the response failed and names no block; decoding it is undefined " \
+  PTXW_REFUSED(PTXW_RULE(R2) "the response failed and names no block; decoding it is undefined " \
                "behaviour")
   PTXW_R2_NO_BLOCK uint3 ctaid() const;
   PTXW_R2_NO_BLOCK uint3 first_ctaid() const;
@@ -61,7 +61,7 @@ public:
   // Only decode() makes one, from a successful response: anything else would be a made-up index.
   template <class T,
             class = ::ptxw::detail::enable_if_t<!::ptxw::detail::is_same_v<::ptxw::detail::remove_cvref_t<T>, canceled_block>>>
-  PTXW_REFUSED("ptxw: R2 no decode of failure: a ptxw::clc::canceled_block comes only from response.decode(), "
+  PTXW_REFUSED(PTXW_RULE(R2) "a ptxw::clc::canceled_block comes only from response.decode(), "
                "inside its success callback")
   canceled_block(T&&);
 
@@ -162,7 +162,7 @@ public:
 #if PTXW_CHECKED
     if (!is_canceled())
     {
-      checked::report(handle_->ctx_.sink, 2, detail::slot_address(*handle_->slot_), handle_->ph_.count(), 0);
+      checked::report(handle_->ctx_.sink, rule::no_decode_of_failure, detail::slot_address(*handle_->slot_), handle_->ph_.count(), 0);
       return {0u, 0u, 0u};
     }
 #endif

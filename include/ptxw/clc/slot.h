@@ -105,7 +105,7 @@ template <class Cast>
 class slot
 {
   static_assert(::ptxw::detail::is_one_of<Cast, cta_t, cluster_t>,
-                "ptxw: R10 qualifiers: a response goes to ptxw::clc::cta_t (the requesting CTA) or "
+                PTXW_RULE(R10) "a response goes to ptxw::clc::cta_t (the requesting CTA) or "
                 "ptxw::clc::cluster_t (every CTA of the cluster)");
   detail::slot_storage<Cast> storage_;
 
@@ -122,7 +122,7 @@ public:
     __device__ operator T() const
     {
       static_assert(::ptxw::detail::dependent_false<T>,
-                    "ptxw: R4 one observation: the response exists only after its barrier phase "
+                    PTXW_RULE(R4) "the response exists only after its barrier phase "
                     "completed; read it through handle.wait() (which waits, reads it once and releases the slot)");
       return T{};
     }

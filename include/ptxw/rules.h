@@ -1,0 +1,55 @@
+// ptxw/rules.h: the rules ptxw enforces, each written once -- its number, its name and what a
+// violation is. Everything else takes them from here: compile-time messages (PTXW_RULE(R4) "..."),
+// checked-mode reports (ptxw::rule::one_observation), ptxw::checked::rule_name() and the table in
+// docs/rules.md (tests/tools/test_rules.py checks that it agrees).
+#pragma once
+
+#include <ptxw/config.h>
+
+//                  number  id                     name                    a violation
+#define PTXW_RULE_R1 (1, failed_request, "failed request", "a request after an observed failure")
+#define PTXW_RULE_R2 (2, no_decode_of_failure, "no decode of failure", "a decode of a failed response")
+#define PTXW_RULE_R3 (3, one_submitter, "one submitter", "more than one submitter in a phase")
+#define PTXW_RULE_R4 (4, one_observation, "one observation", "a request while readers still read the slot")
+#define PTXW_RULE_R5 (5, armed_barrier, "armed barrier", "a barrier never armed for this phase")
+#define PTXW_RULE_R6 (6, parity, "parity", "a wait on the wrong phase, or one that never completes")
+#define PTXW_RULE_R7 (7, barrier_init, "barrier init", "a barrier used before its init was made visible")
+#define PTXW_RULE_R8 (8, whole_cluster, "whole cluster", "a cluster request before every CTA of the cluster runs")
+#define PTXW_RULE_R9 (9, target, "target", "an instruction form the target does not have")
+#define PTXW_RULE_R10 (10, qualifiers, "qualifiers", "a qualifier combination the PTX ISA does not define")
+#define PTXW_RULE_R11 (11, units, "units", "a count of the wrong unit, or out of the PTX range")
+#define PTXW_RULE_R12 (12, barrier_scope, "barrier scope", "a cluster-scope operation on a CTA barrier")
+#define PTXW_RULE_R13 (13, grid_rank, "grid rank", "a grid of more dimensions than for_each_canceled_block's Rank")
+#define PTXW_RULE_R14 (14, prepared_launch, "prepared launch", "a launch that is not the prepared grid or a prefix of it")
+
+#define PTXW_RULES(X)                                                                                               \
+  PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R2)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R3)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R4)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R5)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R6)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R7)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R8)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R9)                                                                                       \
+  PTXW_APPLY(X, PTXW_RULE_R10)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R11)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R12)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R13)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R14)
+
+#define PTXW_APPLY(macro, args) macro args
+
+// The start of a compile-time message: PTXW_RULE(R4) "the rest" is PTXW_RULE(R4) "the rest".
+#define PTXW_RULE(r) PTXW_APPLY(PTXW_RULE_PREFIX, PTXW_RULE_##r)
+#define PTXW_RULE_PREFIX(number, id, name, violation) "ptxw: R" #number " " name ": "
+
+PTXW_NAMESPACE_BEGIN
+// A rule, as checked-mode reports name it.
+enum class rule : unsigned
+{
+#define PTXW_RULE_ENUMERATOR(number, id, name, violation) id = number,
+  PTXW_RULES(PTXW_RULE_ENUMERATOR)
+#undef PTXW_RULE_ENUMERATOR
+};
+PTXW_NAMESPACE_END
