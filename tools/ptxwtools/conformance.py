@@ -337,8 +337,12 @@ class RuntimeResults:
             source += f" ({gpu.read_text().strip().splitlines()[0]})"
         results = {}
         for case in tree.iter("testcase"):
-            suite = case.get("classname", "").split("/")[-1]
-            full = f"{suite}.{case.get('name', '')}"
+            # "Prefix/Suite" for a value-parameterised suite, "Suite/Type" for a typed one: named
+            # Suite.Name and Suite.Name/Type, as the patterns in variants.py spell them
+            parts = case.get("classname", "").split("/")
+            typed = case.get("type_param") is not None and len(parts) > 1
+            suite = parts[-2] if typed else parts[-1]
+            full = f"{suite}.{case.get('name', '')}" + (f"/{parts[-1]}" if typed else "")
             if case.find("failure") is not None or case.find("error") is not None:
                 results[full] = "fail"
             elif case.get("result") == "skipped" or case.find("skipped") is not None:
