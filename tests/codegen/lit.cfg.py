@@ -8,7 +8,8 @@
 #   %ptxw-compile  compile a test for the target: -o %t writes %t.ptx, %t.cubin, %t.sass
 #   %ptx-check     FileCheck with prefixes PTX, PTX-<family> (PTX-SM10X), PTX-<target> (PTX-SM100A)
 #   %sass-check    the same for SASS
-#   %ptx-check=NAME, %sass-check=NAME  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... (see below)
+#   %ptx-generated=NAMES, %sass-generated=NAMES  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... per
+#                  name: the checks `ptxw update-checks` writes (tools/ptxwtools/update_checks.py)
 #   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
 #   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
 #
@@ -68,10 +69,11 @@ from ptxw_format import ShTestWithoutWarnings  # noqa: E402
 config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, compile_)  # %nvcc, %ptxw-compile
 config.substitutions += [
     ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
-    # %sass-check=RELAXED: the prefixes RELAXED-SASS, RELAXED-SASS-SM10X, ... (one RUN line's checks in a
-    # file with several); a name that is GEN or ends in -GEN marks the checks `ptxw update-checks` writes.
-    *((rf"%{kind}-check=([A-Z][A-Z0-9_-]*)", check + ",".join(rf"\1-{p}" for p in target.prefixes(kind.upper())))
-      for kind in ("ptx", "sass")),
+    # %sass-generated=GEN,RELAXED-GEN: the checks `ptxw update-checks` writes, under the prefixes of each
+    # name (GEN-SASS, GEN-SASS-SM10X, GEN-SASS-SM100A, RELAXED-GEN-SASS, ...); up to three names.
+    *((rf"%{kind}-generated=" + ",".join([r"([A-Z][A-Z0-9_-]*)"] * n) + r"(?![\w,-])",
+       check + ",".join(rf"\{i}-{p}" for i in range(1, n + 1) for p in target.prefixes(kind.upper())))
+      for kind in ("ptx", "sass") for n in (3, 2, 1)),
     ("%ptx-check", check + ",".join(target.prefixes("PTX"))),
     ("%sass-check", check + ",".join(target.prefixes("SASS"))),
 ]

@@ -9,7 +9,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import update_checks
+from ptxwtools import errors, update_checks
 from ptxwtools.update_checks import Checked
 
 from test_cli import PTXW
@@ -18,9 +18,9 @@ TEST = textwrap.dedent("""\
     // A store through a wrapper-like helper, and a hand-written check that must stay.
     // REQUIRES: mbarrier-tx
     // RUN: %ptxw-compile %s -o %t.eight -- -DOFFSET=2
-    // RUN: %sass-check=EIGHT %s --input-file=%t.eight.sass
-    // RUN: %sass-check=EIGHT-GEN %s --input-file=%t.eight.sass
-    // RUN: %ptx-check=EIGHT-GEN %s --input-file=%t.eight.ptx
+    // RUN: %sass-check %s --input-file=%t.eight.sass --check-prefix=EIGHT-SASS
+    // RUN: %sass-generated=EIGHT-GEN %s --input-file=%t.eight.sass
+    // RUN: %ptx-generated=EIGHT-GEN %s --input-file=%t.eight.ptx
 
     extern "C" __global__ void ptxw_store(int* p) { p[OFFSET] = 1; }
     extern "C" __global__ void ref_store(int* p) { p[2] = 1; }
@@ -162,24 +162,41 @@ class LevelsTest(unittest.TestCase):
         self.assertEqual(update_checks._levels({"sm_100": a, "sm_100a": None}, self.ORDER), [(2, ["sm_100"], a)])
 
     def test_blocks_take_the_prefix_of_their_level(self):
-        out = {t: {"sass": "Function : ptxw_k\n  /*0000*/ EXIT ;\n", "ptx": ""} for t in ("sm_90a", "sm_100a")}
-        lines = update_checks.blocks(Checked("X-GEN", "SASS", ()), out, self.ORDER)
-        self.assertEqual(lines, ["", "// generated: ptxw_k, SASS on sm_90a sm_100a", "// X-GEN-SASS-LABEL: Function : ptxw_k{{$}}",
-                                 "// X-GEN-SASS-NEXT: EXIT ;"])
+        run = Checked(("X-GEN",), "SASS", ())
+        out = {(run, t): {"sass": "Function : ptxw_k\n  /*0000*/ EXIT ;\n", "ptx": ""} for t in ("sm_90a", "sm_100a")}
+        self.assertEqual(update_checks.blocks([run], out, self.ORDER),
+                         ["", "// generated: ptxw_k, SASS on sm_90a sm_100a", "// X-GEN-SASS-LABEL: Function : ptxw_k{{$}}",
+                          "// X-GEN-SASS-NEXT: EXIT ;"])
+
+    def test_a_shared_name_where_the_runs_agree(self):
+        # Two RUN lines: ptxw_k the same in both (under GEN), ptxw_j not (under each run's own name).
+        a, b = Checked(("GEN", "A-GEN"), "SASS", ("-DA",)), Checked(("GEN", "B-GEN"), "SASS", ("-DB",))
+        listing = "Function : ptxw_k\n  /*0000*/ EXIT ;\nFunction : ptxw_j\n  /*0000*/ {} ;\n"
+        out = {(a, "sm_90a"): {"sass": listing.format("NOP")}, (b, "sm_90a"): {"sass": listing.format("EXIT")}}
+        labels = [line for line in update_checks.blocks([a, b], out, self.ORDER) if "-LABEL" in line]
+        self.assertEqual(labels, ["// GEN-SASS-LABEL: Function : ptxw_k{{$}}", "// A-GEN-SASS-LABEL: Function : ptxw_j{{$}}",
+                                  "// B-GEN-SASS-LABEL: Function : ptxw_j{{$}}"])
+
+    def test_a_run_without_a_name_of_its_own_is_bad_input(self):
+        a, b = Checked(("GEN",), "SASS", ("-DA",)), Checked(("GEN",), "SASS", ("-DB",))
+        out = {(a, "sm_90a"): {"sass": "Function : ptxw_k\n  /*0000*/ NOP ;\n"},
+               (b, "sm_90a"): {"sass": "Function : ptxw_k\n  /*0000*/ EXIT ;\n"}}
+        with self.assertRaisesRegex(errors.BadInput, "give each RUN line a name of its own last"):
+            update_checks.blocks([a, b], out, self.ORDER)
 
 
 class RewriteTest(unittest.TestCase):
     def test_hand_written_lines_stay_and_blocks_go_where_they_were(self):
         text = "// test\n\n// X-SASS: EXIT\n\n// generated: k\n// X-GEN-SASS: OLD ;\n\n// kept after\n"
-        new = update_checks.rewrite(text, ["", "// generated: k", "// X-GEN-SASS: NEW ;"], "13.0.88")
+        new = update_checks.rewrite(text, ["", "// generated: k", "// X-GEN-SASS: NEW ;"], {"X-GEN"}, "13.0.88")
         self.assertEqual(new, f"{update_checks.NOTE} (ptxas 13.0.88)\n// test\n\n// X-SASS: EXIT\n\n// generated: k\n"
                               "// X-GEN-SASS: NEW ;\n\n// kept after\n")
-        self.assertEqual(update_checks.rewrite(new, ["", "// generated: k", "// X-GEN-SASS: NEW ;"], "13.0.88"), new)
+        self.assertEqual(update_checks.rewrite(new, ["", "// generated: k", "// X-GEN-SASS: NEW ;"], {"X-GEN"}, "13.0.88"), new)
 
     def test_requests_pair_each_check_with_its_compile(self):
         text = ("// RUN: %ptxw-compile %s -o %t.a -- -DA=1 \\\n// RUN:   -DB=2\n"
-                "// RUN: %sass-check=A-GEN %s --input-file=%t.a.sass\n// RUN: %sass-check=A %s --input-file=%t.a.sass\n")
-        self.assertEqual(update_checks.requests(text, Path("t.cu")), [Checked("A-GEN", "SASS", ("-DA=1", "-DB=2"))])
+                "// RUN: %sass-generated=GEN,A-GEN %s --input-file=%t.a.sass\n// RUN: %sass-check %s --input-file=%t.a.sass\n")
+        self.assertEqual(update_checks.requests(text, Path("t.cu")), [Checked(("GEN", "A-GEN"), "SASS", ("-DA=1", "-DB=2"))])
 
 
 if __name__ == "__main__":
