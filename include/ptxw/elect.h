@@ -10,6 +10,7 @@
 // submitter, handle::elect() (ptxw/clc.h), built on this.
 #pragma once
 
+#include <ptxw/detail/qualifiers.h>
 #include <ptxw/target.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -39,10 +40,9 @@ public:
   template <class Dep = void>
   static __device__ elected elect()
   {
-    constexpr bool target_ok = detail::supports<90, 800, Dep>;
-    static_assert(target_ok, PTXW_RULE(R9) "elect.sync needs sm_90 or newer");
+    using none                = detail::dependent_t<detail::qualifiers::none_t, Dep>;
     ::cuda::std::uint32_t won = 0;
-    if constexpr (target_ok)
+    if constexpr (detail::qualifiers::check<detail::qualifiers::elect_sync, none, none, none>())
     {
       asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
                    : "=r"(won)

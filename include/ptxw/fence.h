@@ -4,7 +4,7 @@
 // argument-dependent lookup on its tags would pick those, skipping ptxw's checks.
 //
 // The first block binds each PTX form with cuda::ptx tags; only the combinations the PTX ISA
-// defines compile (R10), only on targets that have them (R9). The second block names each fence
+// defines compile (R10), only on targets that have them (R9): the rows of ptxw/detail/qualifiers.h. The second block names each fence
 // after the protocol step it serves; use those in kernels.
 //
 // What ptxas 13.0 emits (tests/codegen/fence): fence.proxy.async.global is FENCE.VIEW.ASYNC.G;
@@ -13,6 +13,7 @@
 // form and fence.mbarrier_init emit no SASS at all: only the PTX shows them.
 #pragma once
 
+#include <ptxw/detail/qualifiers.h>
 #include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -26,9 +27,8 @@ PTXW_NAMESPACE_BEGIN
 template <class Dep = void>
 __device__ void fence_proxy_async()
 {
-  constexpr bool target_ok = detail::supports<90, 800, Dep>;
-  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async needs sm_90 or newer");
-  if constexpr (target_ok)
+  using none = detail::dependent_t<detail::qualifiers::none_t, Dep>;
+  if constexpr (detail::qualifiers::check<detail::qualifiers::fence_proxy_async, none, none, none>())
   {
     ptx::fence_proxy_async();
   }
@@ -38,12 +38,8 @@ __device__ void fence_proxy_async()
 template <class Space>
 __device__ void fence_proxy_async(Space space)
 {
-  constexpr bool space_ok = detail::is_one_of<Space, ptx::space_global_t, ptx::space_shared_t, ptx::space_cluster_t>;
-  static_assert(space_ok, PTXW_RULE(R10) "fence.proxy.async takes .space = .global, .shared::cta or "
-                          ".shared::cluster (ptx::space_global, ptx::space_shared, ptx::space_cluster)");
-  constexpr bool target_ok = detail::supports<90, 800, Space>;
-  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async needs sm_90 or newer");
-  if constexpr (space_ok & target_ok)
+  using none = detail::dependent_t<detail::qualifiers::none_t, Space>;
+  if constexpr (detail::qualifiers::check<detail::qualifiers::fence_proxy_async, none, none, Space>())
   {
     ptx::fence_proxy_async(space);
   }
@@ -54,18 +50,7 @@ __device__ void fence_proxy_async(Space space)
 template <class Sem, class Space, class Scope>
 __device__ void fence_proxy_async_generic(Sem sem, Space space, Scope scope)
 {
-  constexpr bool acquire_form =
-    detail::is_one_of<Sem, ptx::sem_acquire_t> && detail::is_one_of<Space, ptx::space_cluster_t>;
-  constexpr bool release_form =
-    detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Space, ptx::space_shared_t>;
-  constexpr bool form_ok = (acquire_form || release_form) && detail::is_one_of<Scope, ptx::scope_cluster_t>;
-  static_assert(form_ok, PTXW_RULE(R10) "fence.proxy.async::generic.sync_restrict exists only as "
-                         "(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster) and "
-                         "(ptx::sem_release, ptx::space_shared, ptx::scope_cluster)");
-  constexpr bool target_ok = detail::supports<90, 860, Sem>;
-  static_assert(target_ok, PTXW_RULE(R9) "fence.proxy.async::generic.sync_restrict needs sm_90 or newer and "
-                           "PTX ISA 8.6");
-  if constexpr (form_ok & target_ok)
+  if constexpr (detail::qualifiers::check<detail::qualifiers::fence_proxy_async_generic, Sem, Scope, Space>())
   {
     ptx::fence_proxy_async_generic_sync_restrict(sem, space, scope);
   }
@@ -75,12 +60,8 @@ __device__ void fence_proxy_async_generic(Sem sem, Space space, Scope scope)
 template <class Sem, class Scope>
 __device__ void fence_mbarrier_init(Sem sem, Scope scope)
 {
-  constexpr bool form_ok = detail::is_one_of<Sem, ptx::sem_release_t> && detail::is_one_of<Scope, ptx::scope_cluster_t>;
-  static_assert(form_ok, PTXW_RULE(R10) "fence.mbarrier_init exists only as "
-                         "(ptx::sem_release, ptx::scope_cluster)");
-  constexpr bool target_ok = detail::supports<90, 800, Sem>;
-  static_assert(target_ok, PTXW_RULE(R9) "fence.mbarrier_init needs sm_90 or newer");
-  if constexpr (form_ok & target_ok)
+  using none = detail::dependent_t<detail::qualifiers::none_t, Sem>;
+  if constexpr (detail::qualifiers::check<detail::qualifiers::fence_mbarrier_init, Sem, Scope, none>())
   {
     ptx::fence_mbarrier_init(sem, scope);
   }

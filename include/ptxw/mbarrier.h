@@ -26,7 +26,8 @@
 #include <ptxw/checked.h>
 #include <ptxw/detail/isa/mapa.h>
 #include <ptxw/detail/isa/mbarrier_local.h>
-#include <ptxw/detail/isa/mbarrier_remote.h>
+#include <ptxw/detail/qualifiers.h>
+#include <ptxw/mbarrier_remote.h>
 #include <ptxw/phase.h>
 #include <ptxw/target.h>
 #include <ptxw/units.h>
@@ -44,26 +45,21 @@ namespace detail {
 template <class Scope>
 inline constexpr bool is_mbarrier_scope = is_one_of<Scope, ptx::scope_cta_t, ptx::scope_cluster_t>;
 
-// .relaxed mbarrier forms arrived with PTX ISA 8.6; .release/.acquire ones with 8.0.
-template <class Sem>
-inline constexpr int mbarrier_min_isa = detail::is_same_v<Sem, ptx::sem_relaxed_t> ? 860 : 800;
-
-// Each check static_asserts its rule and returns whether it holds. The callers nest them in
-// `if constexpr`, so checks after the first failing one are not instantiated.
-
-// R10 (.scope) and R12, for every local operation on a barrier declared at BarrierScope.
-template <class OpScope, class BarrierScope>
-__host__ __device__ constexpr bool check_op_scope()
+// The gate of an operation on a barrier of this CTA declared at BarrierScope: the form exists (R10,
+// ptxw/detail/qualifiers.h), the barrier can take its scope (R12), the target has it (R9). Each
+// check static_asserts its rule; the `if constexpr` chain instantiates none after a failing one.
+template <class Instruction, class Sem, class OpScope, class BarrierScope>
+__host__ __device__ constexpr bool check_local()
 {
-  if constexpr (!is_mbarrier_scope<OpScope>)
+  if constexpr (is_same_v<Sem, phase>)
   {
-    static_assert(dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier operations take .scope = .cta or "
-                                            ".cluster (ptx::scope_cta, ptx::scope_cluster), as the second of the "
-                                            "(sem, scope) pair");
+    return false; // the phase came first: copying it into `sem` is refused (R6) with the fix, qualifiers first
+  }
+  else if constexpr (!qualifiers::defined<Instruction, Sem, OpScope, ptx::space_shared_t>())
+  {
     return false;
   }
-  else if constexpr (detail::is_same_v<OpScope, ptx::scope_cluster_t>
-                     && detail::is_same_v<BarrierScope, ptx::scope_cta_t>)
+  else if constexpr (is_same_v<OpScope, ptx::scope_cluster_t> && is_same_v<BarrierScope, ptx::scope_cta_t>)
   {
     static_assert(dependent_false<OpScope>, PTXW_RULE(R12) "a .cluster-scope operation needs a "
                                             "ptxw::cluster_barrier; this barrier is a ptxw::cta_barrier");
@@ -71,198 +67,18 @@ __host__ __device__ constexpr bool check_op_scope()
   }
   else
   {
-    return true;
+    return qualifiers::on_target<Instruction, Sem, OpScope, ptx::space_shared_t>();
   }
-}
-
-// mbarrier.arrive and mbarrier.arrive.expect_tx.
-template <class Sem, class OpScope, class BarrierScope>
-__host__ __device__ constexpr bool check_arrive()
-{
-  if constexpr (!is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
-  {
-    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.arrive takes .sem = .release or .relaxed "
-                                        "(ptx::sem_release, ptx::sem_relaxed), as the first of the (sem, scope) pair");
-    return false;
-  }
-  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
-  {
-    return false;
-  }
-  else
-  {
-    constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, PTXW_RULE(R9) "mbarrier.arrive with .sem and .scope needs sm_90 or newer "
-                      "(.relaxed also needs PTX ISA 8.6)");
-    return ok;
-  }
-}
-
-// mbarrier.expect_tx and mbarrier.complete_tx.
-template <class Sem, class OpScope, class BarrierScope>
-__host__ __device__ constexpr bool check_tx()
-{
-  if constexpr (!detail::is_same_v<Sem, ptx::sem_relaxed_t>)
-  {
-    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.expect_tx and mbarrier.complete_tx take "
-                                        "only .sem = .relaxed (ptx::sem_relaxed), as the first of the (sem, scope) pair");
-    return false;
-  }
-  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
-  {
-    return false;
-  }
-  else
-  {
-    constexpr bool ok = supports<90, 800, Sem>;
-    static_assert(ok, PTXW_RULE(R9) "mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer");
-    return ok;
-  }
-}
-
-// mbarrier.try_wait.parity and mbarrier.test_wait.parity.
-template <class Sem, class OpScope, class BarrierScope>
-__host__ __device__ constexpr bool check_wait()
-{
-  if constexpr (is_same_v<Sem, phase>)
-  {
-    return false; // the phase came first: copying it into `sem` is refused (R6) with the fix, qualifiers first
-  }
-  else if constexpr (!is_one_of<Sem, ptx::sem_acquire_t, ptx::sem_relaxed_t>)
-  {
-    static_assert(dependent_false<Sem>, PTXW_RULE(R10) "mbarrier.try_wait and mbarrier.test_wait take .sem = "
-                                        ".acquire or .relaxed (ptx::sem_acquire, ptx::sem_relaxed), as the first of the "
-                                        "(sem, scope) pair");
-    return false;
-  }
-  else if constexpr (!check_op_scope<OpScope, BarrierScope>())
-  {
-    return false;
-  }
-  else
-  {
-    constexpr bool ok = supports<90, mbarrier_min_isa<Sem>, Sem>;
-    static_assert(ok, PTXW_RULE(R9) "mbarrier.try_wait.parity and test_wait.parity with .sem and .scope need "
-                      "sm_90 or newer (.relaxed also needs PTX ISA 8.6)");
-    return ok;
-  }
-}
-
-// Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11).
-__device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
-{
-#if PTXW_CHECKED
-  if (n < min || n >= (1u << 20))
-  {
-    checked::report(checked::default_sink<>, rule::units, addr, 0, n, " (a count out of the PTX range; detail: the count)");
-  }
-#else
-  (void) addr, (void) n, (void) min;
-#endif
 }
 
 } // namespace detail
 
-// An mbarrier in the shared memory of another CTA of the cluster, addressed through the
-// shared::cluster window. Obtained from cluster_barrier::remote(rank); only arrive and
-// complete_tx exist remotely (waits are local to the barrier's own CTA).
-class remote_mbarrier
-{
-  ::cuda::std::uint32_t addr_; // shared::cluster address
-
-  template <class Scope>
-  friend class mbarrier;
-
-  __device__ explicit remote_mbarrier(::cuda::std::uint32_t cluster_addr) noexcept
-      : addr_(cluster_addr)
-  {}
-
-  template <class Sem, class OpScope>
-  __device__ static constexpr bool check_remote_arrive()
-  {
-    if constexpr (!detail::is_one_of<Sem, ptx::sem_release_t, ptx::sem_relaxed_t>)
-    {
-      static_assert(detail::dependent_false<Sem>, PTXW_RULE(R10) "remote mbarrier.arrive takes .sem = .release "
-                                                  "or .relaxed, as the first of the (sem, scope) pair");
-      return false;
-    }
-    else if constexpr (!detail::is_same_v<OpScope, ptx::scope_cluster_t>)
-    {
-      static_assert(detail::dependent_false<OpScope>, PTXW_RULE(R10) "mbarrier.arrive on .shared::cluster "
-                                                      "takes only .scope = .cluster (ptx::scope_cluster)");
-      return false;
-    }
-    else
-    {
-      constexpr bool ok = detail::supports<90, detail::mbarrier_min_isa<Sem>, Sem>;
-      static_assert(ok, PTXW_RULE(R9) "remote mbarrier.arrive needs sm_90 or newer (.relaxed also needs PTX ISA "
-                        "8.6)");
-      return ok;
-    }
-  }
-
-public:
-  // The forms without qualifiers are templates only to keep their target checks lazy (R9).
-
-  // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];
-  template <class Dep = void>
-  __device__ void arrive()
-  {
-    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
-  }
-
-  // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count;
-  template <class Dep = void>
-  __device__ void arrive(detail::arrivals_arg count)
-  {
-    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster, count.arg);
-  }
-
-  // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr];
-  template <class Sem, class OpScope>
-  __device__ void arrive(Sem sem, OpScope)
-  {
-    if constexpr (check_remote_arrive<Sem, OpScope>())
-    {
-      detail::isa::mbarrier_arrive_remote(sem, addr_);
-    }
-  }
-
-  // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr], count;
-  template <class Sem, class OpScope, class Count>
-  __device__ void arrive(Sem sem, OpScope, Count count)
-  {
-    if constexpr (check_remote_arrive<Sem, OpScope>())
-    {
-      const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
-      detail::check_count_range(addr_, n, 1);
-      detail::isa::mbarrier_arrive_remote(sem, addr_, n);
-    }
-  }
-
-  // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;
-  template <class Dep = void>
-  __device__ void complete_tx(detail::tx_bytes_arg bytes)
-  {
-    constexpr bool target_ok = detail::supports<90, 800, Dep>;
-    static_assert(target_ok, PTXW_RULE(R9) "remote mbarrier.complete_tx needs sm_90 or newer");
-    if constexpr (target_ok)
-    {
-      detail::check_count_range(addr_, bytes.arg.value, 0);
-      detail::isa::mbarrier_complete_tx_remote(addr_, bytes.arg.value);
-    }
-  }
-
-  // The shared::cluster address, for diagnostics and hand-written PTX.
-  __device__ ::cuda::std::uint32_t cluster_address() const noexcept
-  {
-    return addr_;
-  }
-};
-
 template <class Scope>
 class mbarrier
 {
+  using none      = detail::qualifiers::none_t;
+  using lazy_none = detail::dependent_t<none, Scope>; // keeps the gates of untemplated members lazy (R9)
+
   static_assert(detail::is_mbarrier_scope<Scope>,
                 PTXW_RULE(R12) "an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
                 "ptx::scope_cluster (ptxw::cluster_barrier)");
@@ -333,9 +149,7 @@ public:
   // mbarrier.init.shared.b64 [addr], count;  -- one thread, before any other operation (R7).
   __device__ void init(detail::arrivals_arg count)
   {
-    constexpr bool target_ok = detail::supports<80, 700, Scope>;
-    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.init needs sm_80 or newer");
-    if constexpr (target_ok)
+    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_init, lazy_none, none, ptx::space_shared_t>())
     {
       detail::check_count_range(smem_addr(), count.arg.value, 1);
       ptx::mbarrier_init(&word_, count.arg.value);
@@ -345,9 +159,7 @@ public:
   // mbarrier.inval.shared::cta.b64 [addr];  -- before the memory is reused for anything else.
   __device__ void inval()
   {
-    constexpr bool target_ok = detail::supports<80, 700, Scope>;
-    static_assert(target_ok, PTXW_RULE(R9) "mbarrier.inval needs sm_80 or newer");
-    if constexpr (target_ok)
+    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_inval, lazy_none, none, ptx::space_shared_t>())
     {
       detail::isa::mbarrier_inval(smem_addr());
     }
@@ -369,7 +181,7 @@ public:
   template <class Sem, class OpScope>
   __device__ void arrive(Sem sem, OpScope scope)
   {
-    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_arrive, Sem, OpScope, Scope>())
     {
       (void) ptx::mbarrier_arrive(sem, scope, ptx::space_shared, &word_);
     }
@@ -379,7 +191,7 @@ public:
   template <class Sem, class OpScope, class Count>
   __device__ void arrive(Sem sem, OpScope scope, Count count)
   {
-    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_arrive, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::arrivals_arg{count}.arg.value;
       detail::check_count_range(smem_addr(), n, 1);
@@ -397,7 +209,7 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void expect_tx(Sem sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_tx<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_expect_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
       detail::check_count_range(smem_addr(), n, 0);
@@ -415,7 +227,7 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void arrive_expect_tx(Sem sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_arrive<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_arrive_expect_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
       detail::check_count_range(smem_addr(), n, 0);
@@ -433,7 +245,7 @@ public:
   template <class Sem, class OpScope, class Bytes>
   __device__ void complete_tx(Sem, OpScope scope, Bytes bytes)
   {
-    if constexpr (detail::check_tx<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_complete_tx, Sem, OpScope, Scope>())
     {
       const ::cuda::std::uint32_t n = detail::tx_bytes_arg{bytes}.arg.value;
       detail::check_count_range(smem_addr(), n, 0);
@@ -448,9 +260,7 @@ public:
     constexpr bool cluster = detail::is_same_v<Scope, ptx::scope_cluster_t>;
     static_assert(cluster, PTXW_RULE(R12) "remote operations target a ptxw::cluster_barrier; this barrier "
                            "is a ptxw::cta_barrier, whose init is not published to the cluster");
-    constexpr bool target_ok = detail::supports<90, 780, Scope>;
-    static_assert(!cluster || target_ok, PTXW_RULE(R9) "mapa.shared::cluster needs sm_90 or newer");
-    if constexpr (cluster && target_ok)
+    if constexpr (cluster && detail::qualifiers::check<detail::qualifiers::mapa, lazy_none, none, ptx::space_cluster_t>())
     {
       return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.arg.value));
     }
@@ -477,7 +287,7 @@ public:
   template <class Sem, class OpScope, class Ph>
   __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_try_wait, Sem, OpScope, Scope>())
     {
       return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
         return try_wait_parity(sem, scope, parity);
@@ -490,7 +300,7 @@ public:
   template <class Sem, class OpScope, class Ph, class Hint>
   __device__ bool try_wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_try_wait, Sem, OpScope, Scope>())
     {
       const suspend_hint h = detail::suspend_hint_arg{hint}.arg;
       return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
@@ -511,7 +321,7 @@ public:
   template <class Sem, class OpScope, class Ph>
   __device__ bool test_wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_test_wait, Sem, OpScope, Scope>())
     {
       return probe_phase(detail::phase_arg{static_cast<Ph&&>(ph)}.arg, [&](::cuda::std::uint32_t parity) {
         return ptx::mbarrier_test_wait_parity(sem, scope, &word_, parity);
@@ -535,7 +345,7 @@ public:
   template <class Sem, class OpScope, class Ph>
   __device__ void wait(Sem sem, OpScope scope, Ph&& ph)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_try_wait, Sem, OpScope, Scope>())
     {
       wait_phase(sem, scope, detail::phase_arg{static_cast<Ph&&>(ph)}.arg);
     }
@@ -544,7 +354,7 @@ public:
   template <class Sem, class OpScope, class Ph, class Hint>
   __device__ void wait(Sem sem, OpScope scope, Ph&& ph, Hint hint)
   {
-    if constexpr (detail::check_wait<Sem, OpScope, Scope>())
+    if constexpr (detail::check_local<detail::qualifiers::mbarrier_try_wait, Sem, OpScope, Scope>())
     {
       wait_phase(sem, scope, detail::phase_arg{static_cast<Ph&&>(ph)}.arg, detail::suspend_hint_arg{hint}.arg);
     }

@@ -10,6 +10,7 @@
 // caught at compile time: `ptxw::arrivals{0}` written with the literal 0.
 #pragma once
 
+#include <ptxw/checked.h>
 #include <ptxw/target.h>
 
 // `struct Name`: the parameter type of an operation that takes exactly a `Type`, held in `arg`. Any
@@ -93,6 +94,19 @@ PTXW_ONLY(suspend_hint_arg, suspend_hint,
           PTXW_RULE(R11) "the argument after the phase is a ptxw::suspend_hint{ns}; qualifiers come first, as "
           "a (sem, scope) pair before the phase");
 PTXW_ONLY(cta_rank_arg, cta_rank, PTXW_RULE(R11) "remote() takes a ptxw::cta_rank{r}");
+
+// Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11).
+__device__ inline void check_count_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
+{
+#if PTXW_CHECKED
+  if (n < min || n >= (1u << 20))
+  {
+    checked::report(checked::default_sink<>, rule::units, addr, 0, n, " (a count out of the PTX range; detail: the count)");
+  }
+#else
+  (void) addr, (void) n, (void) min;
+#endif
+}
 } // namespace detail
 
 PTXW_NAMESPACE_END

@@ -4,19 +4,17 @@
 // The launch is a prefix of the grid: the first L units (CTAs, or clusters for cluster_t) in
 // x-fastest order, as ptxw::clc::scheduler::prepare(kernel, ...) sizes it to what fits on the GPU
 // at once -- or the whole grid. Each launched unit runs its own block first; the units beyond the
-// launch are the canceled ones, handed out by one atomicAdd on a global counter, and never started
-// (as on hardware, where canceled blocks never launch). Launching the whole grid works too (L is
-// the grid: every request fails at once, one block per CTA), but a launch costs about 0.63 ns per
-// CTA on an H100, which a persistent launch saves (docs/scheduling.md).
+// launch are the canceled ones, handed out by one atomicAdd on a global counter and never started, as
+// on hardware. The whole grid may be launched too (every request then fails at once), at about
+// 0.63 ns per CTA on an H100 that a persistent launch saves (docs/scheduling.md).
 //
 // The order of request and work follows hardware CLC: the request is issued before the work and
 // the atomic's result is consumed after it, so its latency hides behind the work. The submitter
 // delivers the response itself when it reaches wait() -- a generic-proxy store and a release
 // arrive on each receiving CTA's barrier, which that CTA's own request armed with an arrival of its
 // own -- so there is no async proxy, no transaction count and no proxy fence on this path. Short
-// work takes batches: a request takes up to 8 indices from the counter when the CTA's last request
-// was recent (the counter's atomics then stay well below the rate one address sustains, about
-// 1.35e9/s on an H100), and hands them out one per request.
+// work takes batches: a request takes up to 8 indices when the CTA's last request was recent (so the
+// counter stays well below the 1.35e9 atomics/s one address sustains on an H100), one per request.
 //
 // A launch that is not a prefix of the prepared grid is reported (R14); every launched unit then
 // takes all its blocks from the counter, so that each block still runs exactly once.

@@ -21,5 +21,6 @@ __global__ void gate_elect(unsigned* out)
 #endif
 
 // ACCEPT: elect.sync _|p, %r{{[0-9]+}};
-// REJECT: error: static assertion failed with "ptxw: R9 target: elect.sync needs sm_90 or newer"
+// REJECT: error: static assertion failed with "ptxw: R9 target: this form needs sm_90 or newer
+// REJECT: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::elect_sync,
 // PTXAS-REJECT: ptxas {{.*}}error{{ +}}: Feature 'elect' requires .target sm_90 or higher

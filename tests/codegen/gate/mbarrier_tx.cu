@@ -14,4 +14,5 @@ __global__ void gate_mbarrier_tx()
 }
 
 // ACCEPT: mbarrier.expect_tx.relaxed.cta.shared::cta.b64
-// REJECT: error: static assertion failed with "ptxw: R9 target: mbarrier.expect_tx and mbarrier.complete_tx need sm_90 or newer
+// REJECT: error: static assertion failed with "ptxw: R9 target: this form needs sm_90 or newer
+// REJECT: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_expect_tx,

@@ -1,0 +1,183 @@
+// ptxw/detail/qualifiers.h: which qualifier combinations each wrapped instruction has, and from
+// which target and PTX ISA version -- written once, here, as one row per PTX form. Every gate of
+// the wrappers (R9 target, R10 qualifiers) comes from these rows, and its message names them;
+// tests/tools/test_qualifiers.py checks them against the conformance grid's forms
+// (tools/ptxwtools/variants.py), which measures what ptxas really accepts.
+//
+// A row: X(instruction, sem, scope, space, first sm, first PTX ISA), `none` where the form has no
+// such qualifier. Sources: the PTX ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6
+// for the .relaxed mbarrier forms and fence.proxy.async::generic).
+#pragma once
+
+#include <ptxw/target.h>
+
+// clang-format off
+#define PTXW_FORMS_mbarrier_init(X)                                                                                 \
+  X(mbarrier_init, none, none, shared, 80, 700)
+#define PTXW_FORMS_mbarrier_inval(X)                                                                                \
+  X(mbarrier_inval, none, none, shared, 80, 700)
+#define PTXW_FORMS_mbarrier_arrive(X)                                                                               \
+  X(mbarrier_arrive, release, cta,     shared, 90, 800)                                                             \
+  X(mbarrier_arrive, release, cluster, shared, 90, 800)                                                             \
+  X(mbarrier_arrive, relaxed, cta,     shared, 90, 860)                                                             \
+  X(mbarrier_arrive, relaxed, cluster, shared, 90, 860)
+#define PTXW_FORMS_mbarrier_arrive_expect_tx(X)                                                                     \
+  X(mbarrier_arrive_expect_tx, release, cta,     shared, 90, 800)                                                   \
+  X(mbarrier_arrive_expect_tx, release, cluster, shared, 90, 800)                                                   \
+  X(mbarrier_arrive_expect_tx, relaxed, cta,     shared, 90, 860)                                                   \
+  X(mbarrier_arrive_expect_tx, relaxed, cluster, shared, 90, 860)
+#define PTXW_FORMS_mbarrier_expect_tx(X)                                                                            \
+  X(mbarrier_expect_tx, relaxed, cta,     shared, 90, 800)                                                          \
+  X(mbarrier_expect_tx, relaxed, cluster, shared, 90, 800)
+#define PTXW_FORMS_mbarrier_complete_tx(X)                                                                          \
+  X(mbarrier_complete_tx, relaxed, cta,     shared,  90, 800)                                                       \
+  X(mbarrier_complete_tx, relaxed, cluster, shared,  90, 800)                                                       \
+  X(mbarrier_complete_tx, relaxed, cluster, cluster, 90, 800)
+#define PTXW_FORMS_mbarrier_try_wait(X)                                                                             \
+  X(mbarrier_try_wait, acquire, cta,     shared, 90, 800)                                                           \
+  X(mbarrier_try_wait, acquire, cluster, shared, 90, 800)                                                           \
+  X(mbarrier_try_wait, relaxed, cta,     shared, 90, 860)                                                           \
+  X(mbarrier_try_wait, relaxed, cluster, shared, 90, 860)
+#define PTXW_FORMS_mbarrier_test_wait(X)                                                                            \
+  X(mbarrier_test_wait, acquire, cta,     shared, 90, 800)                                                          \
+  X(mbarrier_test_wait, acquire, cluster, shared, 90, 800)                                                          \
+  X(mbarrier_test_wait, relaxed, cta,     shared, 90, 860)                                                          \
+  X(mbarrier_test_wait, relaxed, cluster, shared, 90, 860)
+#define PTXW_FORMS_mbarrier_arrive_remote(X)                                                                        \
+  X(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)                                                     \
+  X(mbarrier_arrive_remote, relaxed, cluster, cluster, 90, 860)
+#define PTXW_FORMS_mapa(X)                                                                                          \
+  X(mapa, none, none, cluster, 90, 780)
+#define PTXW_FORMS_elect_sync(X)                                                                                    \
+  X(elect_sync, none, none, none, 90, 800)
+#define PTXW_FORMS_fence_proxy_async(X)                                                                             \
+  X(fence_proxy_async, none, none, none,    90, 800)                                                                \
+  X(fence_proxy_async, none, none, global,  90, 800)                                                                \
+  X(fence_proxy_async, none, none, shared,  90, 800)                                                                \
+  X(fence_proxy_async, none, none, cluster, 90, 800)
+#define PTXW_FORMS_fence_proxy_async_generic(X)                                                                     \
+  X(fence_proxy_async_generic, acquire, cluster, cluster, 90, 860)                                                  \
+  X(fence_proxy_async_generic, release, cluster, shared,  90, 860)
+#define PTXW_FORMS_fence_mbarrier_init(X)                                                                           \
+  X(fence_mbarrier_init, release, cluster, none, 90, 800)
+// clang-format on
+
+// The cuda::ptx tag of each qualifier a row names.
+#define PTXW_QUALIFIER_SEM_none ::ptxw::detail::qualifiers::none_t
+#define PTXW_QUALIFIER_SEM_release ::cuda::ptx::sem_release_t
+#define PTXW_QUALIFIER_SEM_relaxed ::cuda::ptx::sem_relaxed_t
+#define PTXW_QUALIFIER_SEM_acquire ::cuda::ptx::sem_acquire_t
+#define PTXW_QUALIFIER_SCOPE_none ::ptxw::detail::qualifiers::none_t
+#define PTXW_QUALIFIER_SCOPE_cta ::cuda::ptx::scope_cta_t
+#define PTXW_QUALIFIER_SCOPE_cluster ::cuda::ptx::scope_cluster_t
+#define PTXW_QUALIFIER_SPACE_none ::ptxw::detail::qualifiers::none_t
+#define PTXW_QUALIFIER_SPACE_global ::cuda::ptx::space_global_t
+#define PTXW_QUALIFIER_SPACE_shared ::cuda::ptx::space_shared_t
+#define PTXW_QUALIFIER_SPACE_cluster ::cuda::ptx::space_cluster_t
+
+// What a row makes: the form's entry.
+#define PTXW_QUALIFIER_ROW(instruction, sem, scope, space, sm_, isa_)                                               \
+  template <>                                                                                                       \
+  struct form<instruction, PTXW_QUALIFIER_SEM_##sem, PTXW_QUALIFIER_SCOPE_##scope, PTXW_QUALIFIER_SPACE_##space>    \
+  {                                                                                                                 \
+    static constexpr bool defined = true;                                                                           \
+    static constexpr int sm       = sm_;                                                                            \
+    static constexpr int isa      = isa_;                                                                           \
+  };
+
+// An instruction: its tag and its forms.
+#define PTXW_INSTRUCTION(instruction)                                                                               \
+  struct instruction                                                                                                \
+  {};                                                                                                               \
+  PTXW_FORMS_##instruction(PTXW_QUALIFIER_ROW)
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::qualifiers {
+// A qualifier the form does not have.
+struct none_t
+{};
+
+template <class Instruction, class Sem, class Scope, class Space>
+struct form
+{
+  static constexpr bool defined = false;
+};
+
+PTXW_INSTRUCTION(mbarrier_init)
+PTXW_INSTRUCTION(mbarrier_inval)
+PTXW_INSTRUCTION(mbarrier_arrive)
+PTXW_INSTRUCTION(mbarrier_arrive_expect_tx)
+PTXW_INSTRUCTION(mbarrier_expect_tx)
+PTXW_INSTRUCTION(mbarrier_complete_tx)
+PTXW_INSTRUCTION(mbarrier_try_wait)
+PTXW_INSTRUCTION(mbarrier_test_wait)
+PTXW_INSTRUCTION(mbarrier_arrive_remote)
+PTXW_INSTRUCTION(mapa)
+PTXW_INSTRUCTION(elect_sync)
+PTXW_INSTRUCTION(fence_proxy_async)
+PTXW_INSTRUCTION(fence_proxy_async_generic)
+PTXW_INSTRUCTION(fence_mbarrier_init)
+
+// The refusals. Their messages are the same for every instruction; the note below each names the
+// instruction and the qualifiers given (and for R9 the form's first sm and PTX ISA), and the rows
+// above list the forms an instruction has.
+template <class Instruction, class Sem, class Scope, class Space>
+__host__ __device__ constexpr void refuse_qualifiers()
+{
+  static_assert(dependent_false<Sem>, PTXW_RULE(R10) "the PTX ISA has no form of this instruction with these "
+                                      "qualifiers (the note below names both; ptxw/detail/qualifiers.h lists its "
+                                      "forms); qualifiers are cuda::ptx tags, the (sem, scope) pair first");
+}
+
+// A static_assert message is a literal, so the first sm is spelled once per value the rows use.
+template <class Instruction, class Sem, class Scope, class Space, int Sm, int Isa>
+__host__ __device__ constexpr void refuse_target()
+{
+  static_assert(Sm == 90 || Sm == 80, "ptxw: internal: a row's first sm has no message below");
+  constexpr bool sm_ok = !target::device_pass || target::sm >= Sm;
+  static_assert(sm_ok || Sm != 90 || dependent_false<Sem>,
+                PTXW_RULE(R9) "this form needs sm_90 or newer (the note below names the form)");
+  static_assert(sm_ok || Sm != 80 || dependent_false<Sem>,
+                PTXW_RULE(R9) "this form needs sm_80 or newer (the note below names the form)");
+  static_assert(!sm_ok || dependent_false<Sem>,
+                PTXW_RULE(R9) "this form needs a newer PTX ISA than this nvcc emits (the note below names "
+                              "the form and its first ISA, Isa=860 is PTX ISA 8.6)");
+}
+
+// R10: the form exists.
+template <class Instruction, class Sem, class Scope, class Space = none_t>
+__host__ __device__ constexpr bool defined()
+{
+  constexpr bool ok = form<Instruction, Sem, Scope, Space>::defined;
+  if constexpr (!ok)
+  {
+    refuse_qualifiers<Instruction, Sem, Scope, Space>();
+  }
+  return ok;
+}
+
+// R9, for a form that exists: the target and PTX ISA have it.
+template <class Instruction, class Sem, class Scope, class Space = none_t>
+__host__ __device__ constexpr bool on_target()
+{
+  using f           = form<Instruction, Sem, Scope, Space>;
+  constexpr bool ok = supports<f::sm, f::isa, Sem>;
+  if constexpr (!ok)
+  {
+    refuse_target<Instruction, Sem, Scope, Space, f::sm, f::isa>();
+  }
+  return ok;
+}
+
+// Both, R10 first: the gate of a wrapper with no other rule to check between them.
+template <class Instruction, class Sem, class Scope, class Space = none_t>
+__host__ __device__ constexpr bool check()
+{
+  if constexpr (defined<Instruction, Sem, Scope, Space>())
+  {
+    return on_target<Instruction, Sem, Scope, Space>();
+  }
+  return false;
+}
+} // namespace detail::qualifiers
+PTXW_NAMESPACE_END
