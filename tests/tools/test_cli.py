@@ -76,7 +76,7 @@ class BadInputTest(unittest.TestCase):
         self.assertIn("nvcc: internal error", out.stdout + out.stderr)
 
 
-COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check")
+COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check", "mutate")
 
 
 def ptxw(*args, tool=PTXW, env=None):
