@@ -8,6 +8,8 @@
 #   %ptxw-compile  compile a test for the target: -o %t writes %t.ptx, %t.cubin, %t.sass
 #   %ptx-check     FileCheck with prefixes PTX, PTX-<family> (PTX-SM10X), PTX-<target> (PTX-SM100A)
 #   %sass-check    the same for SASS
+#   %ptx-generated=NAMES, %sass-generated=NAMES  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... per
+#                  name: the checks `ptxw update-checks` writes (tools/ptxwtools/update_checks.py)
 #   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
 #   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
 #
@@ -49,18 +51,10 @@ config.test_source_root = str(source_root)
 config.test_exec_root = str(Path(params.get("build_dir", repo / "build")).resolve() / "codegen" / target.name)
 Path(config.test_exec_root).mkdir(parents=True, exist_ok=True)
 
-major_minor = ".".join(ptxas_version.split(".")[:2])
-config.available_features.add(f"ptxas-{major_minor}")
-config.available_features.add(f"target-{target.name}")
 if target.name not in known_targets:
     config.unsupported = True
     lit_config.note(f"ptxas {ptxas_version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
-else:
-    config.available_features.update(probes.accepted_features(tc, target.name))
-# Diagnostics whose checks are the same C++ on every target (R6, R10-R12: only R9 depends on it) run
-# on one target per family; each case is a compile of its own.
-if target.name in ("sm_90a", "sm_100a", "sm_120a"):
-    config.available_features.add("family-representative")
+config.available_features.update(probes.lit_features(tc, target.name))
 
 config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
 if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (tools/ptxwtools/toolchain.py)
@@ -75,6 +69,11 @@ from ptxw_format import ShTestWithoutWarnings  # noqa: E402
 config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, compile_)  # %nvcc, %ptxw-compile
 config.substitutions += [
     ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
+    # %sass-generated=GEN,RELAXED-GEN: the checks `ptxw update-checks` writes, under the prefixes of each
+    # name (GEN-SASS, GEN-SASS-SM10X, GEN-SASS-SM100A, RELAXED-GEN-SASS, ...); up to three names.
+    *((rf"%{kind}-generated=" + ",".join([r"([A-Z][A-Z0-9_-]*)"] * n) + r"(?![\w,-])",
+       check + ",".join(rf"\{i}-{p}" for i in range(1, n + 1) for p in target.prefixes(kind.upper())))
+      for kind in ("ptx", "sass") for n in (3, 2, 1)),
     ("%ptx-check", check + ",".join(target.prefixes("PTX"))),
     ("%sass-check", check + ",".join(target.prefixes("SASS"))),
 ]

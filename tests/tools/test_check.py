@@ -59,13 +59,14 @@ class CheckTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = check(tmp, "PTX: mbarrier\n", target="sm_99")
         self.assertEqual(out.returncode, 77)
-        self.assertIn("does not know sm_99", out.stdout)
+        self.assertIn("ptxw check: unsupported: ptxas", out.stderr)
+        self.assertIn("does not know sm_99", out.stderr)
 
     def test_requires_a_feature_ptxas_rejects_is_skipped(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = check(tmp, HOLDS, "--requires", "clc")
         self.assertEqual(out.returncode, 77)
-        self.assertIn("rejects clc for sm_90a", out.stdout)
+        self.assertIn("rejects clc for sm_90a", out.stderr)
 
     def test_unknown_feature(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +78,7 @@ class CheckTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = check(tmp, HOLDS, nvcc=("-include", "/nonexistent.h"))
         self.assertEqual(out.returncode, 1)
-        self.assertIn("ptxw-compile: command failed", out.stderr)
+        self.assertIn("ptxw check: command failed", out.stderr)
 
 
 if __name__ == "__main__":

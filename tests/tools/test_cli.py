@@ -1,7 +1,10 @@
-"""`ptxw codegen` end to end on bad input: unknown targets, missing or broken toolchains, and a
-ptxas that lacks the target. Each must say what is wrong; none may pass silently."""
+"""The command line: every command listed, one exit-status policy and one message prefix, the
+installed tool naming itself; and `ptxw codegen` end to end on bad input: unknown targets, missing or
+broken toolchains, and a ptxas that lacks the target. Each must say what is wrong; none may pass
+silently."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +74,85 @@ class BadInputTest(unittest.TestCase):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("cannot compile an empty kernel", out.stdout + out.stderr)
         self.assertIn("nvcc: internal error", out.stdout + out.stderr)
+
+
+COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check", "mutate")
+
+
+def ptxw(*args, tool=PTXW, env=None):
+    return subprocess.run([sys.executable, str(tool), *args], capture_output=True, text=True, env=env)
+
+
+class CommandLineTest(unittest.TestCase):
+    def test_help_lists_every_command_on_one_line(self):
+        out = ptxw("--help")
+        self.assertEqual(out.returncode, 0)
+        for name in COMMANDS:
+            self.assertRegex(out.stdout, rf"(?m)^ +{name} +\w", name)
+        self.assertIn("Exit status: 0 ok, 1 failures found, 2 bad input, 77 skipped", out.stdout)
+
+    def test_bad_input_exits_2_with_the_command_prefix(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cases = {
+                "compile": ["compile", "nope.cu", "--target", "sm_90a", "-o", str(Path(tmp, "k"))],
+                "sass-equal": ["sass-equal", str(Path(tmp, "nope.sass"))],
+                "check": ["check", "nope.cu", "--target", "sm_9", "--checks", "c", "--out", tmp],
+                "codegen": ["codegen", "--no-setup", "--targets", "sm9"],
+                "update-checks": ["update-checks", str(Path(tmp, "nope.cu"))],
+            }
+            for command, args in cases.items():
+                with self.subTest(command):
+                    out = ptxw(*args)
+                    self.assertEqual(out.returncode, 2, out.stderr)
+                    self.assertTrue(out.stderr.startswith(f"ptxw {command}: "), out.stderr)
+
+    def test_nvcc_flags_only_where_taken(self):
+        out = ptxw("sass-equal", "x.sass", "--", "-DX")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("sass-equal takes no nvcc flags", out.stderr)
+
+    def test_a_source_that_does_not_compile_is_a_failure(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "k.cu").write_text("__global__ void k() { undeclared(); }\n")
+            out = ptxw("compile", str(Path(tmp, "k.cu")), "--target", "sm_90a", "-o", str(Path(tmp, "k")))
+        self.assertEqual(out.returncode, 1, out.stderr)
+        self.assertIn("ptxw compile: command failed", out.stderr)
+
+    def test_only_the_command_line_exits(self):
+        # Library code raises errors.PtxwError; cli.main alone turns it into an exit status.
+        for path in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py"):
+            with self.subTest(path.name):
+                self.assertNotRegex(path.read_text(), r"SystemExit|sys\.exit|\bexit\(")
+
+
+class InstalledToolTest(unittest.TestCase):
+    """The installed copy (<prefix>/share/ptxw/tools/ptxw) names itself, not tools/ptxw, and says where
+    set-up would write: ~/.cache/ptxw unless PTXW_DEPS_DIR says otherwise."""
+
+    def test_messages_name_the_installed_tool(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tools = Path(tmp, "prefix", "share", "ptxw", "tools")
+            shutil.copytree(toolchain.REPO / "tools", tools, ignore=shutil.ignore_patterns("__pycache__"))
+            Path(tmp, "k.cu").write_text("__global__ void k() {}\n")
+            root = fake_root(tmp, 'exec {real}/nvcc "$@"\n', 'exec {real}/ptxas "$@"\n')  # no cuobjdump beside them
+            env = {k: v for k, v in os.environ.items() if k != "PTXW_DEPS_DIR"}
+            env.update(XDG_CACHE_HOME=str(Path(tmp, "cache")), PATH="/usr/bin:/bin")
+            out = ptxw("compile", str(Path(tmp, "k.cu")), "--target", "sm_90a", "-o", str(Path(tmp, "k")),
+                       "--cuda-root", str(root), tool=tools / "ptxw", env=env)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn(f"run `{tools / 'ptxw'} setup`", out.stderr)
+        self.assertIn(f"into {Path(tmp, 'cache', 'ptxw')}", out.stderr)
+        self.assertNotIn("tools/ptxw setup", out.stderr.replace(str(tools / "ptxw"), ""))
+
+    def test_setup_writes_where_it_is_told(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            chosen = Path(tmp, "deps")
+            chosen.mkdir()
+            (chosen / "py").symlink_to(toolchain.deps_dir().resolve() / "py")  # installed already: no download
+            out = ptxw("setup", "--deps-dir", str(chosen))
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn(f"installing into {chosen}", out.stdout)
+        self.assertIn(f"python_path={chosen / 'py'}", out.stdout)
 
 
 class FindToolsTest(unittest.TestCase):

@@ -89,6 +89,25 @@ class CompareTest(unittest.TestCase):
         fs = [_f("ptxw_a", "MEMBAR.ALL.GPU"), _f("ref_a", "MEMBAR.ALL.CTA")]
         self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)
 
+    def test_address_offsets_differ(self):
+        # A wrapper that stores to p[4] where its reference stores to p[8] is not the same code.
+        fs = [_f("ptxw_a", "STG.E desc[UR4][R2.64+0x10], R5"), _f("ref_a", "STG.E desc[UR4][R2.64+0x20], R5")]
+        compared, mismatches = sass.compare_pairs(fs)
+        self.assertEqual(len(mismatches), 1)
+        self.assertIn("+STG.E desc[UR%0][R%0.64+0x10], R%1", mismatches[0].diff)
+
+    def test_immediates_differ(self):
+        for a, b in (("IADD3 R4, R2, 0x1, RZ", "IADD3 R4, R2, 0x2, RZ"),
+                     ("HFMA2.MMA R5, -RZ, RZ, 0, 4.17232513427734375e-07", "HFMA2.MMA R5, -RZ, RZ, 0, 5.36441802978515625e-07"),
+                     ("LDC R0, c[0x0][0x210]", "LDC R0, c[0x0][0x214]")):  # another kernel parameter
+            with self.subTest(a):
+                self.assertEqual(len(sass.compare_pairs([_f("ptxw_a", a), _f("ref_a", b)])[1]), 1)
+
+    def test_only_code_addresses_become_relative(self):
+        # 0x10 is the branch's target and also an immediate: only the branch's becomes relative.
+        got = sass.normalise(_f("a", "IADD3 R4, R4, 0x10, RZ", "@!P0 BRA 0x0", "EXIT").instructions)
+        self.assertEqual(got, ["IADD3 R%0, R%0, 0x10, RZ", "@!P%0 BRA .-1", "EXIT"])
+
     def test_reuse_flags_do_not_count(self):
         fs = [_f("ptxw_a", "FFMA R1, R2.reuse, R3, R4"), _f("ref_a", "FFMA R1, R2, R3, R4")]
         self.assertEqual(sass.compare_pairs(fs), (1, []))

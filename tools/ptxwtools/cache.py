@@ -16,6 +16,15 @@ def digest(*parts) -> str:
     return h.hexdigest()[:24]
 
 
+def tree_digest(root: Path, pattern: str) -> str:
+    """Of the names and contents of the files under root that match pattern."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob(pattern)):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:24]
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

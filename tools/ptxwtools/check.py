@@ -22,9 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, probes, targets, toolchain
+from . import compile as compile_, errors, probes, targets, toolchain
+from .errors import ExitCode
 
-UNSUPPORTED = 77
 _SUFFIX = r"(-(DAG|NEXT|NOT|SAME|LABEL|EMPTY|COUNT-\d+))?:"
 
 
@@ -32,49 +32,37 @@ def _has_directive(text: str, prefixes) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(p)}{_SUFFIX}", text) for p in prefixes)
 
 
-def _say(msg):
-    sys.stderr.write(f"ptxw check: {msg}\n")
-
-
-def check(sources, target_name, checks: Path, out: Path, cuda_root=None, requires=(), nvcc_flags=()) -> int:
-    try:
-        target = targets.parse(target_name)
-        tc = toolchain.find_toolchain(cuda_root)
-        filecheck = toolchain.find_filecheck()
-        unknown = sorted(set(requires) - set(probes.FEATURES))
-        if unknown:
-            raise toolchain.ToolError(f"unknown --requires feature {', '.join(unknown)} "
-                                      f"(known: {', '.join(probes.FEATURES)})")
-        for f in (checks, *sources):
-            if not f.is_file():
-                raise toolchain.ToolError(f"no such file: {f}")
-        text = checks.read_text()
-        kinds = [k for k in ("PTX", "SASS") if _has_directive(text, target.prefixes(k))]
-        if not kinds:
-            raise toolchain.ToolError(f"{checks} has no FileCheck directive for {target.name} "
-                                      f"(prefixes {', '.join(target.prefixes('PTX') + target.prefixes('SASS'))})")
-        if target.name not in tc.targets:
-            print(f"unsupported: ptxas {tc.version} ({tc.ptxas}) does not know {target.name}")
-            return UNSUPPORTED
-        missing = sorted(set(requires) - probes.accepted_features(tc, target.name))
-        if missing:
-            print(f"unsupported: ptxas {tc.version} rejects {', '.join(missing)} for {target.name} "
-                  f"({', '.join(probes.FEATURES[m] for m in missing)})")
-            return UNSUPPORTED
-        out.mkdir(parents=True, exist_ok=True)
-        listing = {"PTX": [], "SASS": []}
-        for i, src in enumerate(sources):
-            stem = out / f"{i}.{src.stem}"
-            compile_.compile_source(src.resolve(), target, stem, tc, nvcc_flags)
-            listing["PTX"].append(stem.with_name(stem.name + ".ptx").read_text())
-            listing["SASS"].append(stem.with_name(stem.name + ".sass").read_text())
-    except compile_.CompileError as e:  # the kernel does not compile: a failed check, with nvcc's message
-        sys.stderr.write(f"ptxw-compile: {e}\n")
-        return 1
-    except (toolchain.ToolError, targets.UnknownTarget) as e:
-        _say(str(e))
-        return 2
-    status = 0
+def check(sources, target_name, checks: Path, out: Path, cuda_root=None, requires=(), nvcc_flags=()) -> ExitCode:
+    """Raises BadInput for what is not there, Skipped where ptxas lacks the target or a feature, and
+    CompileError (a failure) for a kernel that does not compile."""
+    target = targets.parse(target_name)
+    tc = toolchain.find_toolchain(cuda_root)
+    filecheck = toolchain.find_filecheck()
+    unknown = sorted(set(requires) - set(probes.FEATURES))
+    if unknown:
+        raise errors.BadInput(f"unknown --requires feature {', '.join(unknown)} (known: {', '.join(probes.FEATURES)})")
+    for f in (checks, *sources):
+        if not f.is_file():
+            raise errors.BadInput(f"no such file: {f}")
+    text = checks.read_text()
+    kinds = [k for k in ("PTX", "SASS") if _has_directive(text, target.prefixes(k))]
+    if not kinds:
+        raise errors.BadInput(f"{checks} has no FileCheck directive for {target.name} "
+                              f"(prefixes {', '.join(target.prefixes('PTX') + target.prefixes('SASS'))})")
+    if target.name not in tc.targets:
+        raise errors.Skipped(f"unsupported: ptxas {tc.version} ({tc.ptxas}) does not know {target.name}")
+    missing = sorted(set(requires) - probes.accepted_features(tc, target.name))
+    if missing:
+        raise errors.Skipped(f"unsupported: ptxas {tc.version} rejects {', '.join(missing)} for {target.name} "
+                             f"({', '.join(probes.FEATURES[m] for m in missing)})")
+    out.mkdir(parents=True, exist_ok=True)
+    listing = {"PTX": [], "SASS": []}
+    for i, src in enumerate(sources):
+        stem = out / f"{i}.{src.stem}"
+        compile_.compile_source(src.resolve(), target, stem, tc, nvcc_flags)
+        listing["PTX"].append(stem.with_name(stem.name + ".ptx").read_text())
+        listing["SASS"].append(stem.with_name(stem.name + ".sass").read_text())
+    status = ExitCode.OK
     for kind in kinds:
         inputs = out / f"all.{kind.lower()}"
         inputs.write_text("\n".join(listing[kind]))
@@ -82,22 +70,22 @@ def check(sources, target_name, checks: Path, out: Path, cuda_root=None, require
                f"--input-file={inputs}"]
         r = subprocess.run([str(c) for c in cmd])
         if r.returncode != 0:
-            _say(f"{kind} checks failed for {target.name}: {' '.join(map(str, cmd))}")
-            status = 1
+            sys.stderr.write(f"ptxw check: {kind} checks failed for {target.name}: {' '.join(map(str, cmd))}\n")
+            status = ExitCode.FAILED
         else:
             print(f"{kind} checks hold for {target.name} ({inputs})")
     return status
 
 
-def main(argv=None):
-    argv, nvcc_flags = compile_.split_nvcc_flags(sys.argv[1:] if argv is None else argv)
-    p = argparse.ArgumentParser(prog="ptxw check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="Arguments after -- go to nvcc.")
+def add_parser(sub):
+    p = sub.add_parser("check", help="FileCheck a kernel for one target with the suite's prefixes",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="Arguments after -- go to nvcc.")
     p.add_argument("sources", nargs="+", type=Path)
     p.add_argument("--target", required=True)
     p.add_argument("--checks", required=True, type=Path)
     p.add_argument("--out", required=True, type=Path, help="folder for the PTX, cubin and SASS it checks")
     p.add_argument("--requires", action="append", default=[], metavar="FEATURE", help="repeatable")
     p.add_argument("--cuda-root")
-    a = p.parse_args(argv)
-    return check(a.sources, a.target, a.checks, a.out, a.cuda_root, a.requires, nvcc_flags)
+    p.set_defaults(run=lambda a: check(a.sources, a.target, a.checks, a.out, a.cuda_root, a.requires, a.nvcc_flags),
+                   takes_nvcc_flags=True)

@@ -1,16 +1,6 @@
-"""The `ptxw` command.
-
-  tools/ptxw setup        install what the suite needs (idempotent; see deps.py)
-  tools/ptxw conformance  the main job: what each toolchain accepts and emits for every wrapped form on
-                          every target, and whether ptxw's and CCCL's gates agree (conformance.py)
-  tools/ptxw sass-diff    SASS changes between toolchains, git revisions or a recorded baseline
-                          (sass_diff.py, sass_diff_cli.py)
-  tools/ptxw codegen      run the codegen suite once per target, print a per-target summary
-  tools/ptxw test       set up, build, and run every test (CTest): codegen, runtime, tools, package
-  tools/ptxw compile    compile one source for one target to PTX, cubin and SASS (compile.py)
-  tools/ptxw sass-equal zero-overhead check of a SASS listing (sass_equal.py)
-  tools/ptxw check      FileCheck a user's kernel for one target with the suite's prefixes (check.py)
-"""
+"""The `ptxw` command line: every command's arguments, and the one place where how a command ended
+becomes its exit status (errors.ExitCode: 0 ok, 1 failures found, 2 bad input, 77 skipped) and its
+message, `ptxw <command>: ...`. Arguments are checked before anything is installed or written."""
 
 import argparse
 import json
@@ -19,9 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, deps, sass_diff_cli, targets, toolchain
+from . import check, compile as compile_, deps, errors, mutate, sass_diff_cli, sass_equal, targets, toolchain, update_checks
+from .errors import ExitCode
 
 REPO = toolchain.REPO
+_FAILED_CODES = ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")
 
 
 def _lit_env():
@@ -51,17 +43,17 @@ def run_codegen(target_names, build_dir: Path, cuda_root=None, jobs=None, quiet=
                 counts[t["code"]] = counts.get(t["code"], 0) + 1
         else:
             counts["ERROR"] = 1  # lit stopped before running tests (its message is above)
-        if rc != 0 and not any(counts.get(c) for c in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")):
+        if rc != 0 and not any(counts.get(c) for c in _FAILED_CODES):
             counts["ERROR"] = 1
         summary[name] = counts
-        complete &= not any(counts.get(c) for c in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR"))
+        complete &= not any(counts.get(c) for c in _FAILED_CODES)
     return summary, complete
 
 
 def print_summary(summary):
     rows = [("target", "passed", "unsupported", "failed")]
     for name, c in summary.items():
-        failed = sum(c.get(k, 0) for k in ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR"))
+        failed = sum(c.get(k, 0) for k in _FAILED_CODES)
         rows.append((name, str(c.get("PASS", 0) + c.get("XFAIL", 0)), str(c.get("UNSUPPORTED", 0)), str(failed)))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     print()
@@ -70,8 +62,10 @@ def print_summary(summary):
 
 
 def cmd_setup(a):
+    if a.deps_dir:
+        os.environ["PTXW_DEPS_DIR"] = str(Path(a.deps_dir).resolve())
     deps.setup(toolchains=a.toolchains)
-    return 0
+    return ExitCode.OK
 
 
 def cmd_codegen(a):
@@ -82,30 +76,23 @@ def cmd_codegen(a):
         deps.setup()
     summary, complete = run_codegen(a.targets, Path(a.build_dir).resolve(), a.cuda_root, a.jobs)
     print_summary(summary)
-    return 0 if complete else 1
+    return ExitCode.OK if complete else ExitCode.FAILED
 
 
 def cmd_conformance(a):
     from . import conformance, report
 
-    try:
-        selected = conformance.select_variants(a.variants)
-    except ValueError as e:
-        sys.stderr.write(f"ptxw conformance: {e}\n")
-        return 2
+    for name in a.targets:
+        targets.parse(name)
+    selected = conformance.select_variants(a.variants)
+    extra = [toolchain.Toolchain(Path(t).resolve()).check(require_nvcc=False).root for t in a.toolchain]
+    runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results) if a.runtime_results \
+        else None
     deps.setup(toolchains=not a.no_default_toolchains)
-    roots = [] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]
-    roots += [Path(t) for t in a.toolchain]
+    roots = ([] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]) + extra
     build = Path(a.build_dir).resolve()
     out_dir = Path(a.out).resolve() if a.out else build / "conformance"
-    try:
-        if a.runtime_results:
-            runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results)
-        else:
-            runtime = conformance.live_runtime(build, out_dir)
-    except toolchain.ToolError as e:
-        sys.stderr.write(f"ptxw conformance: {e}\n")
-        return 2
+    runtime = runtime or conformance.live_runtime(build, out_dir)
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -113,19 +100,16 @@ def cmd_conformance(a):
         sys.stderr.write(("\r" + line.ljust(60)) if tty else line + "\n")
         sys.stderr.flush()
 
-    command = "tools/ptxw conformance " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["conformance"] else "tools/ptxw conformance"
-    grid = conformance.measure(roots, a.targets or list(conformance.DEFAULT_TARGETS), build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
-                               progress=progress, command=command, selected=selected)
+    grid = conformance.measure(roots, a.targets, build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
+                               progress=progress, command=toolchain.command_line("conformance"), selected=selected)
     if tty:
         sys.stderr.write("\n")
     report.write_all(grid, out_dir, Path(a.markdown) if a.markdown else None)
     print(report.summary(grid))
     print(f"\nreports: {out_dir / 'conformance.md'}, {out_dir / 'conformance.html'}, {out_dir / 'conformance.json'}")
-    if grid.errors:
-        return 1
-    if a.fail_on_disagreement and any(c.disagrees for c in grid.cells):
-        return 3
-    return 0
+    if grid.errors or (a.fail_on_disagreement and any(c.disagrees for c in grid.cells)):
+        return ExitCode.FAILED
+    return ExitCode.OK
 
 
 def cmd_test(a):
@@ -140,31 +124,36 @@ def cmd_test(a):
     for step in steps:
         print("+ " + " ".join(step), flush=True)
         if subprocess.run(step).returncode != 0:
-            return 1
-    return 0
+            raise errors.Failure(f"step failed: {' '.join(step)}")
+    return ExitCode.OK
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("compile", "sass-equal", "check"):
-        from . import check, sass_equal  # their own argument parsers
+class _OneLinePerCommand(argparse.HelpFormatter):
+    """argparse measures a command's name one indentation short of where it prints it, and so wraps the
+    longest names onto a line of their own."""
 
-        return {"compile": compile_.main, "sass-equal": sass_equal.main, "check": check.main}[argv[0]](argv[1:])
-    argv, nvcc_flags = compile_.split_nvcc_flags(argv) if argv[:1] == ["sass-diff"] else (argv, [])
-    p = argparse.ArgumentParser(prog="ptxw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("setup", help="install what the suite needs")
+    def __init__(self, prog):
+        super().__init__(prog, max_help_position=30, width=120)
+
+    def add_argument(self, action):
+        super().add_argument(action)
+        if action.nargs == argparse.PARSER:
+            self._action_max_length += self._indent_increment
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ptxw", description="ptxw's tools: the conformance grid, the codegen suite and "
+                                "SASS checks.", epilog="Exit status: 0 ok, 1 failures found, 2 bad input, 77 skipped.",
+                                formatter_class=_OneLinePerCommand)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    s = sub.add_parser("setup", help="install what the suite needs (idempotent)", description=deps.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--toolchains", action="store_true", help="also the conformance grid's extra CUDA toolchains (PyPI)")
-    s.set_defaults(func=cmd_setup)
-    c = sub.add_parser("codegen", help="run the codegen suite per target and print a summary")
-    c.add_argument("--targets", nargs="+", default=list(targets.SUITE_TARGETS), metavar="TARGET")
-    c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
-    c.add_argument("--build-dir", default=str(REPO / "build"))
-    c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
-    c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
-    c.set_defaults(func=cmd_codegen)
-    k = sub.add_parser("conformance", help="the conformance grid: toolchains x targets x wrapped forms")
-    k.add_argument("--targets", nargs="+", default=None, metavar="TARGET")
+    s.add_argument("--deps-dir", help="install here (default: PTXW_DEPS_DIR, else .deps/ in a checkout, "
+                                      "~/.cache/ptxw for the installed package)")
+    s.set_defaults(run=cmd_setup)
+    k = sub.add_parser("conformance", help="the grid: what each toolchain accepts and emits, per wrapped form and target")
+    k.add_argument("--targets", nargs="+", default=list(targets.DEFAULT_TARGETS), metavar="TARGET")
     k.add_argument("--variants", nargs="+", default=None, metavar="PATTERN",
                    help="only the wrapped forms whose id matches (shell patterns: 'clc*', 'fence.*')")
     k.add_argument("--toolchain", action="append", default=[], metavar="CUDA_ROOT",
@@ -178,16 +167,34 @@ def main(argv=None):
     k.add_argument("--markdown", help="also write the Markdown report here (e.g. docs/conformance.md)")
     k.add_argument("--no-cache", action="store_true", help="measure every cell again")
     k.add_argument("-j", "--jobs", type=int, help="parallel targets (default: one per core)")
-    k.add_argument("--fail-on-disagreement", action="store_true", help="exit 3 if a gate disagrees with ptxas")
-    k.set_defaults(func=cmd_conformance)
+    k.add_argument("--fail-on-disagreement", action="store_true", help="exit 1 if a gate disagrees with ptxas")
+    k.set_defaults(run=cmd_conformance)
     sass_diff_cli.add_parser(sub)
-    t = sub.add_parser("test", help="build and run every test")
+    c = sub.add_parser("codegen", help="run the codegen suite (lit) per target and print a summary")
+    c.add_argument("--targets", nargs="+", default=list(targets.SUITE_TARGETS), metavar="TARGET")
+    c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    c.add_argument("--build-dir", default=str(REPO / "build"))
+    c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
+    c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
+    c.set_defaults(run=cmd_codegen)
+    update_checks.add_parser(sub)
+    t = sub.add_parser("test", help="set up, build and run every test (CTest)")
     t.add_argument("--build-dir", default=str(REPO / "build"))
-    t.set_defaults(func=cmd_test)
+    t.set_defaults(run=cmd_test)
+    for module in (compile_, sass_equal, check, mutate):
+        module.add_parser(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    argv, nvcc_flags = compile_.split_nvcc_flags(sys.argv[1:] if argv is None else argv)
+    p = parser()
     a = p.parse_args(argv)
+    if nvcc_flags and not getattr(a, "takes_nvcc_flags", False):
+        p.error(f"{a.command} takes no nvcc flags (the arguments after --)")
     a.nvcc_flags = nvcc_flags
     try:
-        return a.func(a)
-    except (toolchain.ToolError, targets.UnknownTarget) as e:
-        sys.stderr.write(f"ptxw: {e}\n")
-        return 2
+        return int(a.run(a))
+    except errors.PtxwError as e:
+        sys.stderr.write(f"ptxw {a.command}: {e}\n")
+        return int(e.exit_code)

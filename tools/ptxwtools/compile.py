@@ -18,16 +18,16 @@ import argparse
 import json
 import re
 import shlex
-import sys
 from pathlib import Path
 
-from . import cubin, sass, targets, toolchain
+from . import cache, cubin, errors, sass, targets, toolchain
+from .errors import ExitCode
 
 INCLUDE = toolchain.REPO / "include"
 _WARNING = re.compile(r"warning|advisory", re.IGNORECASE)
 
 
-class CompileError(toolchain.ToolError):
+class CompileError(errors.Failure):
     """A step that ran and failed: the source does not compile (the message is the tool's)."""
 
     def __init__(self, cmd, returncode, output):
@@ -86,7 +86,7 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
         "warnings": [line for step in printed for line in (step.stdout + step.stderr).splitlines()
                      if _WARNING.search(line)],
     }
-    out.with_name(out.name + ".sass.json").write_text(json.dumps(record, indent=0))
+    cache.atomic_write(out.with_name(out.name + ".sass.json"), json.dumps(record, indent=0))  # sass-diff --built reads it
     return record
 
 
@@ -99,24 +99,24 @@ def split_nvcc_flags(argv):
     return argv[:i], argv[i + 1:]
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="ptxw compile", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_parser(sub):
+    p = sub.add_parser("compile", help="compile one source for one target to PTX, cubin and SASS",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="Arguments after -- go to nvcc.")
     p.add_argument("source", type=Path)
     p.add_argument("--target", required=True, help="sm_90a, sm_100f, ...")
     p.add_argument("-o", "--output", required=True, type=Path, help="output path without extension")
     p.add_argument("--cuda-root", help="toolchain root (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
     p.add_argument("--allow-warnings", action="store_true", help="do not fail on warnings and advisories")
-    argv, nvcc_flags = split_nvcc_flags(sys.argv[1:] if argv is None else argv)
-    p.epilog = "Arguments after -- go to nvcc."
-    a = p.parse_args(argv)
-    try:
-        warnings = compile_source(a.source, targets.parse(a.target), a.output, toolchain.find_toolchain(a.cuda_root),
-                                  nvcc_flags)["warnings"]
-    except (toolchain.ToolError, targets.UnknownTarget) as e:  # CompileError included
-        sys.stderr.write(f"ptxw-compile: {e}\n")
-        return 1
+    p.set_defaults(run=run, takes_nvcc_flags=True)
+
+
+def run(a) -> ExitCode:
+    target, tc = targets.parse(a.target), toolchain.find_toolchain(a.cuda_root)
+    if not a.source.is_file():
+        raise errors.BadInput(f"no such file: {a.source}")
+    warnings = compile_source(a.source, target, a.output, tc, a.nvcc_flags)["warnings"]
     if warnings and not a.allow_warnings:
-        sys.stderr.write("ptxw-compile: a correct kernel compiles without warnings or advisories; nvcc or ptxas "
-                         f"printed for {a.source}:\n" + "".join(f"  {w}\n" for w in warnings))
-        return 1
-    return 0
+        raise errors.Failure(f"a correct kernel compiles without warnings or advisories; nvcc or ptxas printed for "
+                             f"{a.source}:\n" + "\n".join(f"  {w}" for w in warnings))
+    return ExitCode.OK

@@ -18,8 +18,8 @@ the batch fails (which a rejected form makes it do, by design).
 
 import concurrent.futures
 import datetime
+import enum
 import fnmatch
-import hashlib
 import json
 import os
 import re
@@ -31,18 +31,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, compile as compile_, cubin, probes, sass, targets, toolchain, variants
-
-# The grid's default targets: every target the issue names, plus sm_80 and sm_90 to show the gates.
-DEFAULT_TARGETS = ("sm_80", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_110",
-                   "sm_110a", "sm_120", "sm_120a", "sm_121", "sm_121a")
+from . import cache as cache_, compile as compile_, cubin, errors, probes, sass, toolchain, variants
 
 # The target whose SASS runs on the GPUs this project has (an H100), and the runtime tests' build.
 RUNTIME_TARGET = "sm_90a"
 RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
 
-# A gate verdict where the toolchain cannot compile C++ at all (CUDA 12.9 from PyPI: ptxas only).
-NO_NVCC = "no nvcc"
 _UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
 _SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py", "cubin.py")
 
@@ -50,21 +44,57 @@ _SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py", "cubin
 _digest = cache_.digest
 
 
-def _tree_digest(root: Path, pattern: str) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob(pattern)):
-        h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:24]
+class Verdict(str, enum.Enum):
+    """What one column of a cell says; the JSON and the cache keep the value."""
+
+    ACCEPT = "accept"
+    REJECT = "reject"  # ptxas, or ptxw's gate with its `ptxw: R9` message
+    REJECT_COMPILE_TIME = "reject (compile time)"  # CCCL
+    REJECT_LINK_TIME = "reject (link time)"  # CCCL: an undefined __cuda_ptx_*_is_not_supported_* stub
+    NO_BINDING = "no binding"  # CCCL has none for the form
+    NO_NVCC = "no nvcc"  # the toolchain cannot compile C++ (CUDA 12.9 from PyPI: ptxas only)
+    TARGET_UNKNOWN = "target unknown to this ptxas"
+    PASS = "pass"  # runtime tests
+    FAIL = "fail"
+    SKIPPED = "skipped"
+    NOT_RUN = "not run"
+    NO_HARDWARE = "no hardware"
+    ERROR = "error"  # not measured: Step.why says why
 
 
 @dataclass
 class Step:
     """One verdict and what it rests on."""
 
-    verdict: str
+    verdict: Verdict
     command: str = ""
     output: str = ""
+    why: str = ""  # for ERROR: what went wrong
+
+    @property
+    def text(self) -> str:
+        return f"error: {self.why}" if self.verdict is Verdict.ERROR else self.verdict.value
+
+    @classmethod
+    def load(cls, d: dict) -> "Step":
+        """The inverse of asdict (what the cache keeps)."""
+        return cls(**{**d, "verdict": Verdict(d["verdict"])})
+
+
+class Concern(enum.Enum):
+    PTXW = "ptxw"  # ptxw's gate disagrees with ptxas
+    CCCL = "cccl"  # CCCL's gate disagrees with ptxas
+    RUNTIME = "runtime"  # a runtime test of the form failed
+    UNMEASURED = "unmeasured"  # a column could not be measured
+
+
+@dataclass(frozen=True)
+class Problem:
+    concern: Concern
+    what: str  # in words, for the reports
+
+    def __str__(self) -> str:
+        return f"unmeasured: {self.what}" if self.concern is Concern.UNMEASURED else self.what
 
 
 @dataclass
@@ -79,15 +109,15 @@ class Cell:
     ptxw: Step = None
     cccl: Step = None
     runtime: Step = None
-    problems: list = field(default_factory=list)  # disagreements and unmeasured parts, in words
+    problems: list = field(default_factory=list)  # Problem: disagreements and unmeasured parts
 
     @property
     def unmeasured(self) -> bool:
-        return any(s.verdict.startswith("error") for s in (self.ptxas, self.ptxw, self.cccl) if s)
+        return any(p.concern is Concern.UNMEASURED for p in self.problems)
 
     @property
     def disagrees(self) -> bool:
-        return any(p.startswith(("ptxw", "cccl")) for p in self.problems)
+        return any(p.concern in (Concern.PTXW, Concern.CCCL) for p in self.problems)
 
 
 # ---- the toolchain's side ----------------------------------------------------------------------
@@ -100,7 +130,7 @@ class Measurer:
         self.tc = tc
         self.cache = cache_.Cache(cache, use_cache)
         self.disasm = toolchain.find_disassembler(tc.root)
-        self.headers = _tree_digest(toolchain.REPO / "include", "*.h")
+        self.headers = cache_.tree_digest(toolchain.REPO / "include", "*.h")
         here = Path(__file__).parent
         self.code = _digest(*(here.joinpath(f).read_text() for f in _SOURCE_FILES))
         self.identity = _digest(tc.root, tc.version, self.code)
@@ -124,17 +154,18 @@ class Measurer:
             if verdict.accepted:
                 accepted[v] = verdict
                 continue
+            step = Step(Verdict.REJECT, verdict.command, verdict.output)
             if verdict.returncode == 255 and re.search(r"\berror\b", verdict.output):
-                kind = "reject"
+                pass
             elif verdict.returncode < 0:
-                kind = f"error: ptxas killed by signal {-verdict.returncode}"
+                step.verdict, step.why = Verdict.ERROR, f"ptxas killed by signal {-verdict.returncode}"
             else:  # an exit status ptxas does not use for errors in its input
-                kind = f"error: ptxas exited with status {verdict.returncode}"
-            result[v.id] = {"step": asdict(Step(kind, verdict.command, verdict.output)), "sass": []}
+                step.verdict, step.why = Verdict.ERROR, f"ptxas exited with status {verdict.returncode}"
+            result[v.id] = {"step": asdict(step), "sass": []}
         if accepted:
             opcodes, kernels, cmd, output = self._sass_of(target, [v for v in accepted])
             for v, verdict in accepted.items():
-                result[v.id] = {"step": asdict(Step("accept", verdict.command, verdict.output)),
+                result[v.id] = {"step": asdict(Step(Verdict.ACCEPT, verdict.command, verdict.output)),
                                 "sass": opcodes.get(probes.kernel_name(v.id), []),
                                 "kernel": kernels.get(probes.kernel_name(v.id)),
                                 "sass_command": cmd, "sass_output": output}
@@ -175,7 +206,7 @@ class Measurer:
     # the gates: ptxw's and CCCL's, for all variants of one target
     def gate(self, which: str, target: str, vs: list, ptxas: dict) -> dict:
         if not self.tc.has_nvcc:
-            return {v.id: asdict(Step(NO_NVCC, "", f"CUDA {self.tc.version} at {self.tc.root} has ptxas but no nvcc"))
+            return {v.id: asdict(Step(Verdict.NO_NVCC, "", f"CUDA {self.tc.version} at {self.tc.root} has ptxas but no nvcc"))
                     for v in vs}
         statement = (lambda v: v.ptxw) if which == "ptxw" else (lambda v: v.cccl)
         inputs = self.headers if which == "ptxw" else ""
@@ -185,7 +216,7 @@ class Measurer:
 
         def compute(v):
             if statement(v) is None:
-                return asdict(Step("no binding", "", "CCCL has no binding for this form"))
+                return asdict(Step(Verdict.NO_BINDING, "", "CCCL has no binding for this form"))
             return fresh[v.id]
 
         return {v.id: self.cache.get_or(which, keys[v.id], lambda v=v: compute(v)) for v in vs}
@@ -240,17 +271,17 @@ class Measurer:
             if which == "ptxw":
                 m = re.search(r'static assertion failed with "(ptxw: R\d+[^"]*)"', output)
                 if m:
-                    return Step("reject", cmd, m.group(1))
-                return Step("error: does not compile, without a ptxw message", cmd, output[-4000:])
+                    return Step(Verdict.REJECT, cmd, m.group(1))
+                return Step(Verdict.ERROR, cmd, output[-4000:], "does not compile, without a ptxw message")
             if re.search(r'has no member|no instance of (overloaded )?function|is undefined', output):
-                return Step("no binding", cmd, output[-2000:])
-            return Step("reject (compile time)", cmd, output[-2000:])
+                return Step(Verdict.NO_BINDING, cmd, output[-2000:])
+            return Step(Verdict.REJECT_COMPILE_TIME, cmd, output[-2000:])
         stub = _UNSUPPORTED_STUB.search(ptx)
         if stub:
-            return Step("reject (link time)", cmd, f"the PTX calls {stub.group(0)}, defined nowhere")
+            return Step(Verdict.REJECT_LINK_TIME, cmd, f"the PTX calls {stub.group(0)}, defined nowhere")
         if _same_form(v.mnemonic) in _same_form(ptx):
-            return Step("accept", cmd, "")
-        return Step("error: compiled, but the PTX lacks " + v.mnemonic, cmd, ptx[-2000:])
+            return Step(Verdict.ACCEPT, cmd, "")
+        return Step(Verdict.ERROR, cmd, ptx[-2000:], "compiled, but the PTX lacks " + v.mnemonic)
 
 
 # Address arithmetic, constants and moves around an instruction: left out of the "key" opcodes the
@@ -306,8 +337,12 @@ class RuntimeResults:
             source += f" ({gpu.read_text().strip().splitlines()[0]})"
         results = {}
         for case in tree.iter("testcase"):
-            suite = case.get("classname", "").split("/")[-1]
-            full = f"{suite}.{case.get('name', '')}"
+            # "Prefix/Suite" for a value-parameterised suite, "Suite/Type" for a typed one: named
+            # Suite.Name and Suite.Name/Type, as the patterns in variants.py spell them
+            parts = case.get("classname", "").split("/")
+            typed = case.get("type_param") is not None and len(parts) > 1
+            suite = parts[-2] if typed else parts[-1]
+            full = f"{suite}.{case.get('name', '')}" + (f"/{parts[-1]}" if typed else "")
             if case.find("failure") is not None or case.find("error") is not None:
                 results[full] = "fail"
             elif case.get("result") == "skipped" or case.find("skipped") is not None:
@@ -319,14 +354,14 @@ class RuntimeResults:
     def verdict(self, patterns) -> Step:
         matched = {n: r for n, r in self.results.items() if any(_glob(p, n) for p in patterns)}
         if not matched:
-            return Step("not run", "", f"no test of {self.source} matches {', '.join(patterns)}")
+            return Step(Verdict.NOT_RUN, "", f"no test of {self.source} matches {', '.join(patterns)}")
         failed = sorted(n for n, r in matched.items() if r == "fail")
         passed = sum(r == "pass" for r in matched.values())
         if failed:
-            return Step("fail", self.source, "failed: " + ", ".join(failed))
+            return Step(Verdict.FAIL, self.source, "failed: " + ", ".join(failed))
         if passed == 0:
-            return Step("skipped", self.source, f"{len(matched)} tests skipped")
-        return Step("pass", self.source, f"{passed} tests passed: " + ", ".join(sorted(matched)))
+            return Step(Verdict.SKIPPED, self.source, f"{len(matched)} tests skipped")
+        return Step(Verdict.PASS, self.source, f"{passed} tests passed: " + ", ".join(sorted(matched)))
 
 
 def _glob(pattern: str, name: str) -> bool:
@@ -389,20 +424,16 @@ def select_variants(patterns) -> list:
         return list(variants.VARIANTS)
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(v.id, p) for v in variants.VARIANTS)]
     if unmatched:
-        raise ValueError(f"no variant matches {', '.join(unmatched)} (ids: {', '.join(v.id for v in variants.VARIANTS)})")
+        raise errors.BadInput(f"no variant matches {', '.join(unmatched)} (ids: {', '.join(v.id for v in variants.VARIANTS)})")
     return [v for v in variants.VARIANTS if any(fnmatch.fnmatchcase(v.id, p) for p in patterns)]
 
 
 def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResults, use_cache=True,
             jobs=None, progress=None, command="", selected=None) -> Grid:
+    """The grid. Target names must be valid (targets.parse); a toolchain that does not work is measured
+    as far as it goes and said in Grid.errors."""
     selected = selected or list(variants.VARIANTS)
-    errors, target_errors = [], []
-    valid_targets = []
-    for name in target_names:
-        try:
-            valid_targets.append(targets.parse(name).name)
-        except targets.UnknownTarget as e:
-            target_errors.append(str(e))  # said in the target's cells, or here if there are none
+    problems = []
     tcs, tc_info = [], []
     for root in toolchain_roots:
         try:
@@ -413,12 +444,12 @@ def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResu
             tcs.append(tc)
             tc_info.append(info)
         except toolchain.ToolError as e:
-            errors.append(f"toolchain {root}: {e}")
+            problems.append(f"toolchain {root}: {e}")
             tc_info.append({"root": str(root), "error": str(e)})
     cache = build_dir / "conformance" / "cache"
     jobs = jobs or os.cpu_count() or 2
     cells = []
-    total = len(tcs) * len(valid_targets) * len(selected)
+    total = len(tcs) * len(target_names) * len(selected)
     done = 0
 
     def group(tc, m, target):
@@ -432,9 +463,9 @@ def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResu
             try:
                 m = Measurer(tc, cache, use_cache)
             except toolchain.ToolError as e:
-                errors.append(f"toolchain {tc.root}: {e}")
+                problems.append(f"toolchain {tc.root}: {e}")
                 continue
-            for target in valid_targets:
+            for target in target_names:
                 if target not in tc.targets:
                     for v in selected:
                         cells.append(_absent(tc, target, v))
@@ -448,66 +479,65 @@ def measure(toolchain_roots, target_names, build_dir: Path, runtime: RuntimeResu
             done += len(selected)
             if progress:
                 progress(done, total, f"{tc.version} {target}")
-    if not tcs:
-        errors += target_errors
-    for name in target_names:
-        if name not in valid_targets:
-            for tc in tcs:
-                for v in selected:
-                    c = Cell(tc.version, name, v.id, v.family, problems=[f"unmeasured: unknown target '{name}'"])
-                    c.ptxas = Step("error: unknown target name")
-                    cells.append(c)
     unmeasured = {}
     for c in cells:
         for p in c.problems:
-            if p.startswith("unmeasured: "):
-                unmeasured.setdefault((c.toolchain, c.target, p[len("unmeasured: "):]), []).append(c.variant)
+            if p.concern is Concern.UNMEASURED:
+                unmeasured.setdefault((c.toolchain, c.target, p.what), []).append(c.variant)
     for (tc, target, why), ids in unmeasured.items():
-        errors.append(f"{tc} {target}: {why} ({len(ids)} of {len(selected)} variants: "
+        problems.append(f"{tc} {target}: {why} ({len(ids)} of {len(selected)} variants: "
                       f"{', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})")
     order = {t: i for i, t in enumerate(target_names)}
     vorder = {v.id: i for i, v in enumerate(selected)}
     cells.sort(key=lambda c: (c.toolchain, vorder.get(c.variant, 0), order.get(c.target, 0)))
     return Grid(tc_info, list(target_names), [v.id for v in selected], cells,
                 runtime.source if runtime else "no hardware", command, datetime.date.today().isoformat(),
-                sorted(set(errors)))
+                sorted(set(problems)))
 
 
 def _absent(tc, target, v) -> Cell:
     c = Cell(tc.version, target, v.id, v.family)
-    c.ptxas = Step("target unknown to this ptxas", f"{tc.ptxas} --help", "not among the allowed --gpu-name values")
+    c.ptxas = Step(Verdict.TARGET_UNKNOWN, f"{tc.ptxas} --help", "not among the allowed --gpu-name values")
     return c
 
 
 def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
     c = Cell(tc.version, target, v.id, v.family)
-    c.ptxas = Step(**ptxas["step"])
+    c.ptxas = Step.load(ptxas["step"])
     c.sass = ptxas.get("sass", [])
     c.kernel = ptxas.get("kernel")
-    c.ptxw = Step(**ptxw_step)
-    c.cccl = Step(**cccl_step)
-    accepted = c.ptxas.verdict == "accept"
+    c.ptxw = Step.load(ptxw_step)
+    c.cccl = Step.load(cccl_step)
+    accepted = c.ptxas.verdict is Verdict.ACCEPT
     for part in (c.ptxas, c.ptxw, c.cccl):
-        if part.verdict.startswith("error"):
-            c.problems.append(f"unmeasured: {part.verdict}")
-    if not c.ptxw.verdict.startswith("error") and c.ptxw.verdict != NO_NVCC and (c.ptxw.verdict == "accept") != accepted:
-        c.problems.append("ptxw accepts what ptxas rejects" if not accepted else "ptxw rejects what ptxas accepts")
-    if c.cccl.verdict not in ("no binding", NO_NVCC) and not c.cccl.verdict.startswith("error"):
-        if (c.cccl.verdict == "accept") != accepted:
-            c.problems.append("cccl accepts what ptxas rejects (it has no target gate here: the error comes from "
-                              "ptxas, or from the driver's JIT for a PTX-only build)" if not accepted else
-                              f"cccl rejects what ptxas accepts ({c.cccl.verdict.split('(')[-1].rstrip(')')})")
+        if part.verdict is Verdict.ERROR:
+            c.problems.append(Problem(Concern.UNMEASURED, part.text))
+    if c.ptxas.verdict is Verdict.ERROR:  # nothing for a gate to agree with
+        return c
+    if c.ptxw.verdict not in (Verdict.ERROR, Verdict.NO_NVCC) and (c.ptxw.verdict is Verdict.ACCEPT) != accepted:
+        c.problems.append(Problem(Concern.PTXW, "ptxw accepts what ptxas rejects" if not accepted else
+                                  "ptxw rejects what ptxas accepts"))
+    if c.cccl.verdict not in (Verdict.NO_BINDING, Verdict.NO_NVCC, Verdict.ERROR) and \
+            (c.cccl.verdict is Verdict.ACCEPT) != accepted:
+        when = {Verdict.REJECT_LINK_TIME: "link time", Verdict.REJECT_COMPILE_TIME: "compile time"}.get(c.cccl.verdict, c.cccl.verdict.value)
+        c.problems.append(Problem(Concern.CCCL, "cccl accepts what ptxas rejects (it has no target gate here: the error "
+                                  "comes from ptxas, or from the driver's JIT for a PTX-only build)" if not accepted else
+                                  f"cccl rejects what ptxas accepts ({when})"))
     if target == RUNTIME_TARGET and v.runtime and accepted:
-        c.runtime = runtime.verdict(v.runtime) if runtime else Step("no hardware")
-        if c.runtime.verdict == "fail":
-            c.problems.append("runtime: failed")
+        c.runtime = runtime.verdict(v.runtime) if runtime else Step(Verdict.NO_HARDWARE)
+        if c.runtime.verdict is Verdict.FAIL:
+            c.problems.append(Problem(Concern.RUNTIME, "runtime: failed"))
     return c
 
 
 def to_json(grid: Grid) -> str:
+    def step(s):
+        return s and {"verdict": s.text, "command": s.command, "output": s.output}
+
     def cell(c):
         d = asdict(c)
-        d["disagrees"] = c.disagrees
+        d.update({k: step(getattr(c, k)) for k in ("ptxas", "ptxw", "cccl", "runtime")})
+        d.update(problems=[str(p) for p in c.problems], disagrees=c.disagrees)
         return d
 
     return json.dumps({**{k: v for k, v in asdict(grid).items() if k != "cells"},

@@ -1,7 +1,9 @@
 """`ptxw setup`: install what the suite needs, idempotently.
 
-Project-local, from PyPI, into .deps/py (pip --target): LLVM lit (the PyPI one: Debian's lit 14
-lacks %if), cuobjdump and the nvdisasm it runs. From Debian, only when missing and only as root:
+Project-local, from PyPI, into the deps folder's py/ (pip --target): LLVM lit (the PyPI one: Debian's
+lit 14 lacks %if), cuobjdump and the nvdisasm it runs. The deps folder is --deps-dir or PTXW_DEPS_DIR,
+else .deps/ in a checkout and ~/.cache/ptxw ($XDG_CACHE_HOME/ptxw) for the installed package; every
+command finds the tools there (PTXW_DEPS_DIR), and `ptxw setup` says where it writes. From Debian, only when missing and only as root:
 FileCheck (llvm-14-tools), GoogleTest (libgtest-dev), CMake. The CUDA toolkit itself is not
 installed: a missing one is an error that says so."""
 
@@ -11,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from . import toolchain
+from . import cache, toolchain
 
 PYPI = {
     "lit": "18.1.8",
@@ -61,18 +63,22 @@ def _apt_install(*packages) -> bool:
 
 
 def _pypi(target_dir, packages):
-    """pip install --target, once per set of pins: a stamp file records what is there."""
+    """pip install --target, once per set of pins: a stamp file records what is there. Installed
+    beside the folder and renamed into place, so an interrupted install leaves no half folder."""
     stamp = target_dir / ".ptxw-stamp.json"
     if stamp.exists() and json.loads(stamp.read_text()) == packages:
         return
     _say(f"installing {', '.join(f'{k}=={v}' for k, v in packages.items())} into {target_dir}")
+    fresh = target_dir.with_name(f".{target_dir.name}.{os.getpid()}.tmp")
+    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
+           "--root-user-action=ignore", "--target", str(fresh), *(f"{k}=={v}" for k, v in packages.items())]
+    if subprocess.run(cmd).returncode != 0:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise toolchain.ToolError(f"pip could not install {', '.join(packages)} (is PyPI reachable?)")
+    cache.atomic_write(fresh / stamp.name, json.dumps(packages))
     if target_dir.exists():
         shutil.rmtree(target_dir)
-    cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
-           "--root-user-action=ignore", "--target", str(target_dir), *(f"{k}=={v}" for k, v in packages.items())]
-    if subprocess.run(cmd).returncode != 0:
-        raise toolchain.ToolError(f"pip could not install {', '.join(packages)} (is PyPI reachable?)")
-    stamp.write_text(json.dumps(packages))
+    fresh.rename(target_dir)
 
 
 def toolchain_roots() -> list:
@@ -93,7 +99,7 @@ def setup(toolchains=False) -> dict:
     toolchains: also the extra CUDA toolchains (TOOLCHAINS, about 450 MB)."""
     missing = []
     tc = toolchain.find_toolchain()
-    _say(f"CUDA {tc.version} at {tc.root}")
+    _say(f"CUDA {tc.version} at {tc.root}; installing into {toolchain.deps_dir()}")
 
     if not shutil.which("cmake") and not _apt_install("cmake"):
         missing.append("cmake (Debian: apt-get install cmake)")

@@ -55,3 +55,19 @@ def assemble(tc: toolchain.Toolchain, target: str, instruction: str, cubin: Path
 
 def accepted_features(tc: toolchain.Toolchain, target: str) -> set:
     return {f for f, v in FEATURES.items() if assemble(tc, target, variants.BY_ID[v].ptx).accepted}
+
+
+# Diagnostics whose checks are the same C++ on every target (R6, R10-R12: only R9 depends on it) run on
+# one target per family; each case is a compile of its own.
+FAMILY_REPRESENTATIVES = ("sm_90a", "sm_100a", "sm_120a")
+
+
+def lit_features(tc: toolchain.Toolchain, target: str) -> set:
+    """The codegen suite's lit features for a target (tests/codegen/lit.cfg.py): the ptxas version, the
+    target, what ptxas accepts there, and family-representative; none where ptxas lacks the target."""
+    if target not in tc.targets:
+        return set()
+    features = {f"ptxas-{'.'.join(tc.version.split('.')[:2])}", f"target-{target}", *accepted_features(tc, target)}
+    if target in FAMILY_REPRESENTATIVES:
+        features.add("family-representative")
+    return features

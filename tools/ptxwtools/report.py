@@ -8,29 +8,24 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import cache, conformance, sass_diff, sass_diff_report, style, toolchain
+from .conformance import Concern, Verdict
 
-MARK = {"accept": "✓", "reject": "✗", "target unknown to this ptxas": "–"}
+MARK = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.TARGET_UNKNOWN: "–"}
+_GATE = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.NO_BINDING: "n/a", Verdict.REJECT_LINK_TIME: "✗link",
+         Verdict.REJECT_COMPILE_TIME: "✗", Verdict.NO_NVCC: "no nvcc"}
 
 
 def _ptxas_text(c) -> str:
     if c.ptxas is None:
         return "?"
-    if c.ptxas.verdict == "accept":
+    if c.ptxas.verdict is Verdict.ACCEPT:
         key = conformance.key_opcodes(c.sass)
         return "✓ " + (" ".join(key) if key else "(no SASS of its own)" if not c.sass else "(ALU only)")
-    if c.ptxas.verdict == "reject":
-        return "✗"
-    if c.ptxas.verdict.startswith("target unknown"):
-        return "–"
-    return "⚠ " + c.ptxas.verdict
+    return MARK.get(c.ptxas.verdict) or "⚠ " + c.ptxas.text
 
 
 def _gate(step) -> str:
-    if step is None:
-        return ""
-    v = step.verdict
-    return {"accept": "✓", "reject": "✗", "no binding": "n/a", "reject (link time)": "✗link",
-            "reject (compile time)": "✗", conformance.NO_NVCC: "no nvcc"}.get(v, "⚠")
+    return "" if step is None else _GATE.get(step.verdict, "⚠")
 
 
 def _by(grid):
@@ -61,10 +56,10 @@ def summary(grid) -> str:
     stats = defaultdict(lambda: [0, 0, 0, 0, 0])
     for c in grid.cells:
         s = stats[(c.toolchain, c.target)]
-        s[0] += c.ptxas is not None and c.ptxas.verdict == "accept"
-        s[1] += any(p.startswith("ptxw") for p in c.problems)
-        s[2] += any(p.startswith("cccl") for p in c.problems)
-        s[3] += c.cccl is not None and c.cccl.verdict == "reject (link time)"
+        s[0] += c.ptxas is not None and c.ptxas.verdict is Verdict.ACCEPT
+        s[1] += any(p.concern is Concern.PTXW for p in c.problems)
+        s[2] += any(p.concern is Concern.CCCL for p in c.problems)
+        s[3] += c.cccl is not None and c.cccl.verdict is Verdict.REJECT_LINK_TIME
         s[4] += c.unmeasured
     for (tc, target), s in stats.items():
         rows.append((tc, target, f"{s[0]}/{len(grid.variants)}", *map(str, s[1:])))
@@ -99,11 +94,11 @@ def _gate_changes(grid):
 
 def _as_unit(c) -> dict:
     """A grid cell as sass-diff's result for the unit (variant, target)."""
-    if c.ptxas is None or c.ptxas.verdict.startswith("error"):
-        return {"status": sass_diff.ERROR, "message": c.ptxas.verdict if c.ptxas else "not measured"}
-    if c.ptxas.verdict.startswith("target unknown"):
+    if c.ptxas is None or c.ptxas.verdict is Verdict.ERROR:
+        return {"status": sass_diff.ERROR, "message": c.ptxas.text if c.ptxas else "not measured"}
+    if c.ptxas.verdict is Verdict.TARGET_UNKNOWN:
         return {"status": sass_diff.UNKNOWN_TARGET, "message": c.ptxas.output}
-    if c.ptxas.verdict != "accept":
+    if c.ptxas.verdict is not Verdict.ACCEPT:
         return {"status": sass_diff.ERROR, "message": c.ptxas.output, "commands": [c.ptxas.command]}
     return {"status": sass_diff.OK, "functions": [c.kernel] if c.kernel else []}
 
@@ -129,18 +124,18 @@ def toolchain_diffs(grid) -> list:
 
 def _verdict_mark(c) -> str:
     """A Markdown grid cell: ptxas's verdict, then the gates only where they disagree with it."""
-    if c.ptxas is None or c.ptxas.verdict.startswith("error"):
+    if c.ptxas is None or c.ptxas.verdict is Verdict.ERROR:
         return "⚠"
     mark = MARK.get(c.ptxas.verdict, "⚠")
     if mark == "–":
         return mark
-    accepted = c.ptxas.verdict == "accept"
+    accepted = c.ptxas.verdict is Verdict.ACCEPT
     extra = [f"{name} {_gate(step)}" for name, step in (("ptxw", c.ptxw), ("cccl", c.cccl))
              if step and _gate(step) not in ("n/a", "⚠", "no nvcc") and (_gate(step) == "✓") != accepted]
     if c.runtime:
-        extra.append(f"GPU {c.runtime.verdict}")
+        extra.append(f"GPU {c.runtime.text}")
     text = " ".join([mark, *extra])
-    return f"**{text}**" if any(p.startswith(("ptxw", "cccl", "runtime")) for p in c.problems) else text
+    return f"**{text}**" if any(p.concern is not Concern.UNMEASURED for p in c.problems) else text
 
 
 def _findings(grid) -> dict:
@@ -148,8 +143,8 @@ def _findings(grid) -> dict:
     grouped = defaultdict(lambda: defaultdict(set))
     for c in grid.cells:
         for p in c.problems:
-            if not p.startswith("unmeasured"):
-                grouped[(c.toolchain, p)][c.variant].add(c.target)
+            if p.concern is not Concern.UNMEASURED:
+                grouped[(c.toolchain, str(p))][c.variant].add(c.target)
     return grouped
 
 
@@ -190,7 +185,7 @@ def markdown(grid) -> str:
             for v, row in rows:
                 groups = defaultdict(set)
                 for target, c in row.items():
-                    if c.ptxas is not None and c.ptxas.verdict == "accept":
+                    if c.ptxas is not None and c.ptxas.verdict is Verdict.ACCEPT:
                         groups[_ptxas_text(c)[2:]].add(target)
                 text = "<br>".join(f"{ops.replace('|', chr(92) + '|')}: {_ranges(ts, grid.targets)}" for ops, ts in groups.items())
                 out.append(f"| `{v}` | {text or 'accepted nowhere'} |")
@@ -257,17 +252,18 @@ def html_page(grid) -> str:
                     parts.append("<td></td>")
                     continue
                 cls = "bad" if c.problems and not c.unmeasured else "err" if c.unmeasured else \
-                      "unk" if c.ptxas.verdict.startswith("target unknown") else "rej" if c.ptxas.verdict != "accept" else ""
+                      "unk" if c.ptxas.verdict is Verdict.TARGET_UNKNOWN else "rej" if c.ptxas.verdict is not Verdict.ACCEPT \
+                      else ""
                 detail = "".join(
-                    f"<b>{name}</b>: {e(s.verdict)}<pre>{e(s.command)}\n{e(s.output[:1500])}</pre>"
+                    f"<b>{name}</b>: {e(s.text)}<pre>{e(s.command)}\n{e(s.output[:1500])}</pre>"
                     for name, s in (("ptxas", c.ptxas), ("ptxw", c.ptxw), ("cccl", c.cccl), ("runtime", c.runtime)) if s)
                 text = e(_ptxas_text(c))
                 if c.ptxw or c.cccl:
                     text += f"<br>ptxw {e(_gate(c.ptxw))} · cccl {e(_gate(c.cccl))}"
                 if c.runtime:
-                    text += f"<br>GPU: {e(c.runtime.verdict)}"
+                    text += f"<br>GPU: {e(c.runtime.text)}"
                 if c.problems:
-                    text += "<br>" + e("; ".join(c.problems))
+                    text += "<br>" + e("; ".join(map(str, c.problems)))
                 parts.append(f"<td class='{cls}'>{text}<details><summary>why</summary>{detail}</details></td>")
             parts.append("</tr>")
         parts.append("</table>")

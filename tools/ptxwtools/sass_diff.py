@@ -28,15 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cache as cache_, compile as compile_, sass, targets, toolchain
+from .errors import BadInput
 
 OK, ERROR, UNKNOWN_TARGET, NO_NVCC, MISSING = "ok", "does not compile", "target unknown to this toolchain", \
     "no nvcc in this toolchain", "not built"
 _NOT_COMPARABLE = (UNKNOWN_TARGET, NO_NVCC)  # shown as such, never a change
 _CODE_FILES = ("compile.py", "cubin.py", "sass.py", "sass_diff.py")  # what a cached result was made by
-
-
-class BadInput(ValueError):
-    """Arguments that name something that is not there: exit status 2."""
 
 
 # ---- sides ----------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 from . import cache, deps, sass_diff, sass_diff_report, targets, toolchain
-from .sass_diff import BadInput, Side
+from .errors import BadInput, ExitCode
+from .sass_diff import Side
 
 
 def add_parser(sub):
@@ -40,7 +41,7 @@ def add_parser(sub):
     d.add_argument("--no-cache", action="store_true", help="compile everything again")
     d.add_argument("-j", "--jobs", type=int, help="parallel compiles (default: one per core)")
     d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
-    d.set_defaults(func=main)
+    d.set_defaults(run=main, takes_nvcc_flags=True)
     return d
 
 
@@ -51,7 +52,7 @@ def _toolchain(spec: str) -> toolchain.Toolchain:
     matches = [r for v, r in installed.items() if v == spec or v.startswith(spec + ".")]
     if matches:
         if not (matches[0] / "bin" / "ptxas").exists():
-            raise BadInput(f"CUDA {spec} is not installed: run `tools/ptxw setup --toolchains`")
+            raise BadInput(f"CUDA {spec} is not installed: run `{toolchain.tool_command()} setup --toolchains`")
         return toolchain.Toolchain(matches[0].resolve()).check(require_nvcc=False)
     if "/" not in spec and not Path(spec).exists():
         raise BadInput(f"no toolchain '{spec}': give a CUDA root, 'system', or one of {', '.join(installed)}")
@@ -132,30 +133,20 @@ def _check(a, old: Side, new: Side, work_root: Path):
     return names
 
 
-def main(a) -> int:
-    def fail(msg):
-        sys.stderr.write(f"ptxw sass-diff: {msg}\n")
-        return 2
-
+def main(a) -> ExitCode:
     work_root = (a.root or sass_diff.working_root()).resolve()
     build = a.build_dir.resolve()
-    try:
-        old, new = _sides(a, work_root)
-        sources = _check(a, old, new, work_root)
-        if not a.built:  # a build's records need no disassembler; a compile does, and says so before writing
-            toolchain.find_disassembler()
-    except (BadInput, targets.UnknownTarget, toolchain.ToolError) as e:
-        return fail(e)
-    try:
-        for side in (old, new):
-            if side.kind in ("toolchain", "revision"):
-                side.tree = sass_diff.revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev else work_root
-        if old.kind == "baseline" and a.baseline.is_file():
-            sass_diff.load_baseline(old)
-        if new.kind == "built":
-            sass_diff.load_built(new, work_root, a.targets)
-    except (BadInput, toolchain.ToolError) as e:
-        return fail(e)
+    old, new = _sides(a, work_root)
+    sources = _check(a, old, new, work_root)
+    if not a.built:  # a build's records need no disassembler; a compile does, and says so before writing
+        toolchain.find_disassembler()
+    for side in (old, new):
+        if side.kind in ("toolchain", "revision"):
+            side.tree = sass_diff.revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev else work_root
+    if old.kind == "baseline" and a.baseline.is_file():
+        sass_diff.load_baseline(old)
+    if new.kind == "built":
+        sass_diff.load_built(new, work_root, a.targets)
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -163,9 +154,9 @@ def main(a) -> int:
             sys.stderr.write(("\r" if tty else "") + f"[{done}/{total}] {what}".ljust(60) + ("" if tty else "\n"))
             sys.stderr.flush()
 
-    command = "tools/ptxw " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["sass-diff"] else "tools/ptxw sass-diff"
     result = sass_diff.run(old, new, work_root, sources, a.targets, a.nvcc_flags,
-                           cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs, progress, command)
+                           cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs, progress,
+                           toolchain.command_line("sass-diff"))
     if tty:
         sys.stderr.write("\n")
     out_dir = (a.out or build / "sass-diff").resolve()
@@ -175,9 +166,9 @@ def main(a) -> int:
     if result.problems:
         for p in result.problems:
             sys.stderr.write(f"ptxw sass-diff: {p}\n")
-        return 2
+        return ExitCode.BAD_INPUT
     if a.update_baseline:
         cache.atomic_write(a.baseline, sass_diff.baseline_json(new, new.units))
         print(f"baseline written: {a.baseline} ({len(new.units)} source x target pairs)")
-        return 0
-    return 1 if a.fail_on_change and result.changed else 0
+        return ExitCode.OK
+    return ExitCode.FAILED if a.fail_on_change and result.changed else ExitCode.OK

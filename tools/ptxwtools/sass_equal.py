@@ -7,21 +7,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import sass
+from . import errors, sass
+from .errors import ExitCode
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="ptxw sass-equal", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("listing", type=Path)
-    a = p.parse_args(argv)
+def run(a) -> ExitCode:
     try:
         compared, mismatches = sass.compare_pairs(sass.parse_listing(a.listing.read_text()))
     except (OSError, sass.SassError) as e:
-        sys.stderr.write(f"ptxw-sass-equal: {a.listing}: {e}\n")
-        return 1
+        raise errors.BadInput(f"{a.listing}: {e}") from None
     for m in mismatches:
-        sys.stderr.write(f"ptxw-sass-equal: {m.wrapper} differs from {m.reference} (normalised SASS):\n{m.diff}\n")
+        sys.stderr.write(f"ptxw sass-equal: {m.wrapper} differs from {m.reference} (normalised SASS):\n{m.diff}\n")
     if mismatches:
-        return 1
-    print(f"ptxw-sass-equal: {compared} wrapper function(s) equal to their reference")
-    return 0
+        return ExitCode.FAILED
+    print(f"ptxw sass-equal: {compared} wrapper function(s) equal to their reference")
+    return ExitCode.OK
+
+
+def add_parser(sub):
+    p = sub.add_parser("sass-equal", help="zero-overhead check: each ptxw_X kernel has the SASS of its ref_X twin",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("listing", type=Path)
+    p.set_defaults(run=run)

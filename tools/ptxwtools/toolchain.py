@@ -1,5 +1,8 @@
 """Finding and asking the tools: a CUDA toolchain (nvcc, ptxas), the SASS disassembler and
-FileCheck. Every failure is a ToolError whose message says what is missing and how to fix it."""
+FileCheck. Every failure is a ToolError whose message says what is missing and how to fix it.
+
+The tools run from a checkout (tools/ptxw) or from the installed package
+(<prefix>/share/ptxw/tools/ptxw, which ptxw_add_codegen_test runs); messages name the one running."""
 
 import functools
 import glob
@@ -7,20 +10,41 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import BadInput
+
 REPO = Path(__file__).resolve().parents[2]
+TOOL = Path(__file__).resolve().parents[1] / "ptxw"
+IN_CHECKOUT = (REPO / "include" / "ptxw").is_dir() and TOOL == REPO / "tools" / "ptxw"
 
 
-class ToolError(RuntimeError):
-    pass
+class ToolError(BadInput):
+    """A tool that is missing or does not work: nothing can be measured with it."""
+
+
+def tool_command() -> str:
+    """How to run this ptxw: tools/ptxw in a checkout, else the installed tool's full path."""
+    return "tools/ptxw" if IN_CHECKOUT else str(TOOL)
+
+
+def command_line(command: str) -> str:
+    """The running command as the user typed it, for reports."""
+    args = sys.argv[2:] if sys.argv[1:2] == [command] else []
+    return " ".join([tool_command(), command, *args])
 
 
 def deps_dir() -> Path:
-    """Where tools/ptxw setup installs what the suite needs (PTXW_DEPS_DIR overrides)."""
-    return Path(os.environ.get("PTXW_DEPS_DIR", REPO / ".deps"))
+    """Where `ptxw setup` installs what the suite needs: PTXW_DEPS_DIR, else .deps/ in a checkout and
+    $XDG_CACHE_HOME/ptxw (~/.cache/ptxw) for the installed package, whose prefix is rarely writable."""
+    if os.environ.get("PTXW_DEPS_DIR"):
+        return Path(os.environ["PTXW_DEPS_DIR"])
+    if IN_CHECKOUT:
+        return REPO / ".deps"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ptxw"
 
 
 def run(cmd, **kw) -> subprocess.CompletedProcess:
@@ -119,8 +143,8 @@ def find_disassembler(cuda_root=None) -> Path:
     for path in candidates:
         if path.exists() and ((path.parent / "nvdisasm").exists() or shutil.which("nvdisasm")):
             return path
-    raise ToolError("no cuobjdump (with the nvdisasm it runs): run `tools/ptxw setup`, which installs both from "
-                    "PyPI into .deps/, or put them on PATH")
+    raise ToolError(f"no cuobjdump (with the nvdisasm it runs): run `{tool_command()} setup`, which installs both "
+                    f"from PyPI into {deps_dir()} (PTXW_DEPS_DIR chooses where), or put them on PATH")
 
 
 def find_filecheck() -> Path:
@@ -138,5 +162,5 @@ def find_filecheck() -> Path:
         return Path(llvm[-1])
     raise ToolError(
         "no FileCheck: install LLVM's tools (Debian: apt-get install llvm-14-tools), or set PTXW_FILECHECK; "
-        "`tools/ptxw setup` does the apt-get when it runs as root"
+        f"`{tool_command()} setup` does the apt-get when it runs as root"
     )

@@ -7,7 +7,9 @@ A variant is one PTX form (one qualifier combination) and three ways to reach it
   cccl     a statement using CCCL's cuda::ptx binding, or None where CCCL has none (does CCCL's
            gate agree: CCCL turns a form its target lacks into a call to an undefined
            __cuda_ptx_*_is_not_supported_* function, i.e. a link error, not a compile error);
-  runtime  gtest name patterns of tests/runtime that run the form on a GPU (built for sm_90a).
+  runtime  gtest name patterns of tests/runtime that run the form on a GPU (built for sm_90a);
+  sm       the first target the PTX ISA gives the form: the row of include/ptxw/detail/qualifiers.h
+           says the same (tests/tools/test_qualifiers.py), and the grid measures where ptxas agrees.
 
 Statements run in KERNEL below (after PRELUDE), which declares what they use. PTX probes run in
 PTX_KERNEL.
@@ -62,6 +64,7 @@ class Variant:
     ptxw: str
     cccl: str = None
     runtime: tuple = field(default=())
+    sm: int = 90
 
     @property
     def mnemonic(self) -> str:
@@ -76,9 +79,9 @@ VARIANTS = (
     # ---- mbarrier -------------------------------------------------------------------------------
     Variant("mbarrier.init", "mbarrier", "mbarrier.init.shared::cta.b64 [bar], 1;",
             "bar.init(ptxw::arrivals{n});", "ptx::mbarrier_init(&raw, n);",
-            ("MbarrierPhase.*", "MbarrierCounts.*")),
+            ("MbarrierPhase.*", "MbarrierCounts.*"), sm=80),
     Variant("mbarrier.inval", "mbarrier", "mbarrier.inval.shared::cta.b64 [bar];",
-            "bar.inval();", None, ("MbarrierReinit.*",)),
+            "bar.inval();", None, ("MbarrierReinit.*",), sm=80),
     Variant("mbarrier.arrive.release.cta", "mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
             "bar.arrive(ptx::sem_release, ptx::scope_cta);",
             "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw);",
@@ -136,6 +139,11 @@ VARIANTS = (
             "bar.complete_tx(ptxw::tx_bytes{n});",
             "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
             ("MbarrierCompleteTx.*",)),
+    Variant("mbarrier.complete_tx.relaxed.cluster", "mbarrier",
+            "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
+            "cbar.complete_tx(ptxw::tx_bytes{n});",
+            "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
+            ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",)),
     Variant("mbarrier.arrive.release.cluster.remote", "mbarrier",
             "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
             "cbar.remote(ptxw::cta_rank{r}).arrive();",
@@ -171,6 +179,11 @@ VARIANTS = (
             "*out = bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
             "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
             ("MbarrierWaitForms.*",)),
+    Variant("mbarrier.try_wait.parity.relaxed.cluster", "mbarrier",
+            "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
+            "*out = cbar.try_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
+            "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cluster, &raw, n);",
+            ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",)),
     Variant("mbarrier.try_wait.parity.acquire.cta.hint", "mbarrier",
             "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0, 1000;",
             "*out = bar.try_wait(ph, ptxw::suspend_hint{n});",
@@ -181,6 +194,16 @@ VARIANTS = (
             "*out = bar.test_wait(ph);",
             "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, n);",
             ("MbarrierWaitForms.*", "MbarrierArrivals.*")),
+    Variant("mbarrier.test_wait.parity.acquire.cluster", "mbarrier",
+            "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 %p1, [bar], 0;",
+            "*out = cbar.test_wait(ph);",
+            "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &raw, n);",
+            ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",)),
+    Variant("mbarrier.test_wait.parity.relaxed.cta", "mbarrier",
+            "mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], 0;",
+            "*out = bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
+            "*out = ptx::mbarrier_test_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
+            ("MbarrierWaitForms.*",)),
     Variant("mbarrier.test_wait.parity.relaxed.cluster", "mbarrier",
             "mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
             "*out = cbar.test_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",

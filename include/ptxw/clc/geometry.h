@@ -100,22 +100,22 @@ __device__ inline ::cuda::std::uint32_t divide(::cuda::std::uint32_t n, fast_div
 }
 
 // The response that names no block (the request failed), and one that names `first`.
-__device__ inline uint4 failure_response()
+__host__ __device__ constexpr uint4 failure_response()
 {
   return {0u, 0u, 0u, 0u};
 }
 
-__device__ inline uint4 canceled_response(uint3 first)
+__host__ __device__ constexpr uint4 canceled_response(uint3 first)
 {
   return {first.x, first.y | (first.z << 16), 1u, 0u};
 }
 
-__device__ inline bool response_canceled(uint4 r)
+__host__ __device__ constexpr bool response_canceled(uint4 r)
 {
   return (r.z & 1u) != 0;
 }
 
-__device__ inline uint3 response_first(uint4 r)
+__host__ __device__ constexpr uint3 response_first(uint4 r)
 {
   return {r.x, r.y & 0xffffu, r.y >> 16};
 }

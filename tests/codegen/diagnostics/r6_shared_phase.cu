@@ -21,7 +21,7 @@ extern "C" __global__ void r6_shared_phase(unsigned* out)
 #if defined(CASE_SHARED)
   // SHARED: r6_shared_phase.cu([[#@LINE+4]]): error #20054-D: dynamic initialization is not supported for a function-scope static __shared__ variable
   // SHARED: 1 error detected in the compilation of
-  // COMPILE: ptxw-compile: a correct kernel compiles without warnings or advisories; nvcc or ptxas printed for {{.*}}r6_shared_phase.cu:
+  // COMPILE: ptxw compile: a correct kernel compiles without warnings or advisories; nvcc or ptxas printed for {{.*}}r6_shared_phase.cu:
   // COMPILE-NEXT: r6_shared_phase.cu([[#@LINE+1]]): warning #20054-D: dynamic initialization is not supported
   __shared__ ptxw::phase shared_ph;
   bar.wait(shared_ph);

@@ -1,0 +1,81 @@
+"""The qualifier table (include/ptxw/detail/qualifiers.h) against the conformance grid's variants
+(tools/ptxwtools/variants.py): every form the table gates is a variant the grid measures, and every
+variant's form is a row with the variant's first sm, so the grid measures the table itself."""
+
+import itertools
+import re
+import unittest
+
+from ptxwtools import toolchain, variants
+
+HEADER = toolchain.REPO / "include" / "ptxw" / "detail" / "qualifiers.h"
+
+# X(instruction, sem, scope, space, first sm, first PTX ISA) inside a PTXW_FORMS_<instruction> macro.
+_ROW = re.compile(r"\bX\((\w+),\s*(\w+),\s*(\w+),\s*(\w+),\s*(\d+),\s*(\d+)\)")
+
+# Variants whose instruction has no row: clc.h gates cluster launch control and its emulation's bulk
+# copy per backend (R9 in clc/backend.h), not per qualifier set.
+_NOT_IN_TABLE = ("clusterlaunchcontrol.", "cp.async.bulk.")
+
+_SPACES = {"shared::cta": "shared", "shared::cluster": "cluster", "global": "global"}
+
+
+def table() -> dict:
+    """{(instruction, sem, scope, space): first sm} from the header's rows."""
+    return {row[:4]: int(row[4]) for row in _ROW.findall(HEADER.read_text())}
+
+
+def form_of(ptx: str):
+    """(instruction, sem, scope, space) of a variant's PTX, as the table names it; None for _NOT_IN_TABLE."""
+    if ptx.startswith(_NOT_IN_TABLE):
+        return None
+    parts = ptx.split()[0].rstrip(";").split(".")
+    sem = next((p for p in parts if p in ("release", "relaxed", "acquire")), "none")
+    scope = next((p for p in parts[1:] if p in ("cta", "cluster")), "none")
+    space = next((_SPACES[p.removeprefix("sync_restrict::")] for p in parts
+                  if p.removeprefix("sync_restrict::") in _SPACES), "none")
+    # the opcode: the parts before the first qualifier (mbarrier.try_wait before .parity)
+    ops = itertools.takewhile(lambda p: p not in ("parity", sem, scope, "global") and not p.startswith("shared::"), parts)
+    instruction = "_".join(ops).replace("::", "_")
+    if instruction == "mbarrier_arrive" and space == "cluster":
+        instruction = "mbarrier_arrive_remote"  # the table's name for the remote arrive
+    return instruction, sem, scope, space
+
+
+class QualifierTableTest(unittest.TestCase):
+    def setUp(self):
+        self.rows = table()
+        self.forms = {v.id: form_of(v.ptx) for v in variants.VARIANTS}
+
+    def test_the_header_has_rows(self):
+        self.assertGreaterEqual(len(self.rows), 30)
+        self.assertEqual(self.rows[("mbarrier_arrive", "relaxed", "cluster", "shared")], 90)
+
+    def test_every_row_is_measured_by_a_variant(self):
+        measured = set(self.forms.values())
+        for row in self.rows:
+            with self.subTest(row=row):
+                self.assertIn(row, measured, f"no variant in variants.py measures {row}")
+
+    def test_every_variant_is_a_row_with_its_first_sm(self):
+        for v in variants.VARIANTS:
+            form = self.forms[v.id]
+            if form is None:
+                continue
+            with self.subTest(variant=v.id):
+                self.assertIn(form, self.rows, f"{v.id}: {form} has no row in {HEADER.name}")
+                self.assertEqual(self.rows[form], v.sm, f"{v.id}: first sm")
+
+    def test_forms_of_the_ptx_spellings(self):
+        self.assertEqual(form_of("mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;"),
+                         ("mbarrier_try_wait", "relaxed", "cluster", "shared"))
+        self.assertEqual(form_of("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];"),
+                         ("mbarrier_arrive_remote", "release", "cluster", "cluster"))
+        self.assertEqual(form_of("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;"),
+                         ("fence_proxy_async_generic", "acquire", "cluster", "cluster"))
+        self.assertEqual(form_of("mapa.shared::cluster.u32 %r1, %r2, 1;"), ("mapa", "none", "none", "cluster"))
+        self.assertEqual(form_of("fence.proxy.async;"), ("fence_proxy_async", "none", "none", "none"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,45 @@
+"""The variant table (tools/ptxwtools/variants.py) against what it names: every runtime-test pattern
+matches a test of the recorded GPU run the grid reads (a pattern that matches none leaves the form's
+runtime column at "not run" for good), and the runtime results name typed and value-parameterised
+suites the way the patterns spell them."""
+
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+from ptxwtools import conformance, toolchain, variants
+
+RECORDED = toolchain.REPO / "docs" / "runtime" / "h100-runtime.xml"
+
+
+class RuntimePatternsTest(unittest.TestCase):
+    def test_every_pattern_matches_a_recorded_test(self):
+        names = conformance.RuntimeResults.from_xml(RECORDED, str(RECORDED)).results
+        for v in variants.VARIANTS:
+            for pattern in v.runtime:
+                with self.subTest(variant=v.id, pattern=pattern):
+                    self.assertTrue(any(conformance._glob(pattern, n) for n in names),
+                                    f"{v.id}: '{pattern}' matches no test of {RECORDED.name}")
+
+    def test_suite_names_of_typed_and_parameterised_tests(self):
+        xml = textwrap.dedent("""\
+            <testsuites>
+              <testsuite name="ClcChecked/Counter">
+                <testcase name="R1" type_param="counter_t" classname="ClcChecked/Counter"/>
+              </testsuite>
+              <testsuite name="Sizes/MbarrierTx">
+                <testcase name="Copy/16" value_param="16" classname="Sizes/MbarrierTx"><failure/></testcase>
+              </testsuite>
+              <testsuite name="MbarrierPhase"><testcase name="Flips" classname="MbarrierPhase"/></testsuite>
+            </testsuites>""")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "run.xml")
+            path.write_text(xml)
+            results = conformance.RuntimeResults.from_xml(path, "run").results
+        self.assertEqual(results, {"ClcChecked.R1/Counter": "pass", "MbarrierTx.Copy/16": "fail",
+                                   "MbarrierPhase.Flips": "pass"})
+
+
+if __name__ == "__main__":
+    unittest.main()
