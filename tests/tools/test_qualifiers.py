@@ -30,13 +30,15 @@ def form_of(ptx: str):
     if ptx.startswith(_NOT_IN_TABLE):
         return None
     parts = ptx.split()[0].rstrip(";").split(".")
-    sem = next((p for p in parts if p in ("release", "relaxed", "acquire")), "none")
-    scope = next((p for p in parts[1:] if p in ("cta", "cluster")), "none")
+    sem = next((p for p in parts if p in ("release", "relaxed", "acquire", "acq_rel")), "none")
+    scope = next((p for p in parts[1:] if p in ("cta", "cluster", "gpu")), "none")
     space = next((_SPACES[p.removeprefix("sync_restrict::")] for p in parts
                   if p.removeprefix("sync_restrict::") in _SPACES), "none")
     # the opcode: the parts before the first qualifier (mbarrier.try_wait before .parity)
     ops = itertools.takewhile(lambda p: p not in ("parity", sem, scope, "global") and not p.startswith("shared::"), parts)
     instruction = "_".join(ops).replace("::", "_")
+    if instruction == "atom":
+        instruction += "_" + next(p for p in parts if p in ("add", "cas", "exch", "min", "max"))
     if instruction == "mbarrier_arrive" and space == "cluster":
         instruction = "mbarrier_arrive_remote"  # the table's name for the remote arrive
     return instruction, sem, scope, space
@@ -75,6 +77,8 @@ class QualifierTableTest(unittest.TestCase):
                          ("fence_proxy_async_generic", "acquire", "cluster", "cluster"))
         self.assertEqual(form_of("mapa.shared::cluster.u32 %r1, %r2, 1;"), ("mapa", "none", "none", "cluster"))
         self.assertEqual(form_of("fence.proxy.async;"), ("fence_proxy_async", "none", "none", "none"))
+        self.assertEqual(form_of("atom.release.gpu.global.add.u32 %r1, [p], 1;"), ("atom_add", "release", "gpu", "global"))
+        self.assertEqual(form_of("fence.acq_rel.gpu;"), ("fence", "acq_rel", "gpu", "none"))
 
 
 if __name__ == "__main__":

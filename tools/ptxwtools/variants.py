@@ -234,17 +234,17 @@ VARIANTS = (
             "ptxw::fence_after_mbarrier_init();", "ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);",
             ("MbarrierCluster.*",)),
     Variant("fence.acq_rel.gpu", "fence", "fence.acq_rel.gpu;", "ptxw::detail::isa::fence_acq_rel_gpu();",
-            "ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);", ("LastBlock.*", "LastBlockChecked.*")),
+            "ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);", ("LastBlock.*", "LastBlockChecked.*"), sm=70),
     # ---- atomics of the last-block ticket and the work queue's cursor ---------------------------
     Variant("atom.release.gpu.global.add.u32", "atom", "atom.release.gpu.global.add.u32 %r1, [%rd2], 1;",
-            "*out = ptxw::detail::isa::atom_add_release_gpu(out, n);", None, ("LastBlock.*", "LastBlockChecked.*")),
+            "*out = ptxw::detail::isa::atom_add_release_gpu(out, n);", None, ("LastBlock.*", "LastBlockChecked.*"), sm=70),
     Variant("atom.release.gpu.global.add.u64", "atom", "atom.release.gpu.global.add.u64 %rd1, [%rd2], 1;",
             "*out = unsigned(ptxw::detail::isa::atom_add_release_gpu(reinterpret_cast<unsigned long long*>(out), 1ull));",
-            None, ("LastBlock.*U64*",)),
+            None, ("LastBlock.*U64*",), sm=70),
     Variant("atom.relaxed.gpu.global.add.u64", "atom", "atom.relaxed.gpu.global.add.u64 %rd1, [%rd2], 1;",
             "unsigned long long d = 0; ptxw::detail::isa::atom_add_relaxed_gpu_if(n != 0,"
             " reinterpret_cast<unsigned long long*>(out), 1ull, d); *out = unsigned(d);",
-            None, ("WorkQueue.*", "WorkQueueChecked.*")),
+            None, ("WorkQueue.*", "WorkQueueChecked.*"), sm=70),
     # ---- cluster launch control -----------------------------------------------------------------
     Variant("elect.sync", "clc", "elect.sync %r1|%p1, 0xffffffff;",
             "if (ptxw::elect_one()) *out = 1;", "if (ptx::elect_sync(~0u)) *out = 1;", ("ClcCoverage*.*",)),

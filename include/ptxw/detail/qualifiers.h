@@ -6,7 +6,8 @@
 //
 // A row: X(instruction, sem, scope, space, first sm, first PTX ISA), `none` where the form has no
 // such qualifier. Sources: the PTX ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6
-// for the .relaxed mbarrier forms and fence.proxy.async::generic).
+// for the .relaxed mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem
+// and .scope).
 #pragma once
 
 #include <ptxw/target.h>
@@ -60,6 +61,11 @@
   X(fence_proxy_async_generic, release, cluster, shared,  90, 860)
 #define PTXW_FORMS_fence_mbarrier_init(X)                                                                           \
   X(fence_mbarrier_init, release, cluster, none, 90, 800)
+#define PTXW_FORMS_atom_add(X)                                                                                      \
+  X(atom_add, release, gpu, global, 70, 600)                                                                        \
+  X(atom_add, relaxed, gpu, global, 70, 600)
+#define PTXW_FORMS_fence(X)                                                                                         \
+  X(fence, acq_rel, gpu, none, 70, 600)
 // clang-format on
 
 // The cuda::ptx tag of each qualifier a row names.
@@ -67,9 +73,11 @@
 #define PTXW_QUALIFIER_SEM_release ::cuda::ptx::sem_release_t
 #define PTXW_QUALIFIER_SEM_relaxed ::cuda::ptx::sem_relaxed_t
 #define PTXW_QUALIFIER_SEM_acquire ::cuda::ptx::sem_acquire_t
+#define PTXW_QUALIFIER_SEM_acq_rel ::cuda::ptx::sem_acq_rel_t
 #define PTXW_QUALIFIER_SCOPE_none ::ptxw::detail::qualifiers::none_t
 #define PTXW_QUALIFIER_SCOPE_cta ::cuda::ptx::scope_cta_t
 #define PTXW_QUALIFIER_SCOPE_cluster ::cuda::ptx::scope_cluster_t
+#define PTXW_QUALIFIER_SCOPE_gpu ::cuda::ptx::scope_gpu_t
 #define PTXW_QUALIFIER_SPACE_none ::ptxw::detail::qualifiers::none_t
 #define PTXW_QUALIFIER_SPACE_global ::cuda::ptx::space_global_t
 #define PTXW_QUALIFIER_SPACE_shared ::cuda::ptx::space_shared_t
@@ -117,6 +125,8 @@ PTXW_INSTRUCTION(elect_sync)
 PTXW_INSTRUCTION(fence_proxy_async)
 PTXW_INSTRUCTION(fence_proxy_async_generic)
 PTXW_INSTRUCTION(fence_mbarrier_init)
+PTXW_INSTRUCTION(atom_add)
+PTXW_INSTRUCTION(fence)
 
 // The refusals. Their messages are the same for every instruction; the note below each names the
 // instruction and the qualifiers given (and for R9 the form's first sm and PTX ISA), and the rows
@@ -133,12 +143,14 @@ __host__ __device__ constexpr void refuse_qualifiers()
 template <class Instruction, class Sem, class Scope, class Space, int Sm, int Isa>
 __host__ __device__ constexpr void refuse_target()
 {
-  static_assert(Sm == 90 || Sm == 80, "ptxw: internal: a row's first sm has no message below");
+  static_assert(Sm == 90 || Sm == 80 || Sm == 70, "ptxw: internal: a row's first sm has no message below");
   constexpr bool sm_ok = !target::device_pass || target::sm >= Sm;
   static_assert(sm_ok || Sm != 90 || dependent_false<Sem>,
                 PTXW_RULE(R9) "this form needs sm_90 or newer (the note below names the form)");
   static_assert(sm_ok || Sm != 80 || dependent_false<Sem>,
                 PTXW_RULE(R9) "this form needs sm_80 or newer (the note below names the form)");
+  static_assert(sm_ok || Sm != 70 || dependent_false<Sem>,
+                PTXW_RULE(R9) "this form needs sm_70 or newer (the note below names the form)");
   static_assert(!sm_ok || dependent_false<Sem>,
                 PTXW_RULE(R9) "this form needs a newer PTX ISA than this nvcc emits (the note below names "
                               "the form and its first ISA, Isa=860 is PTX ISA 8.6)");

@@ -9,7 +9,7 @@
 // CCTL.IVALL.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/detail/qualifiers.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/fence.h>
@@ -29,8 +29,8 @@ inline constexpr bool is_atom_count = (is_same_v<Count, unsigned> || is_same_v<C
 template <class Count>
 __device__ Count atom_add_release_gpu(Count* addr, Count value)
 {
-  constexpr bool target_ok = supports<70, 600, Count>;
-  static_assert(target_ok, PTXW_RULE(R9) "atom.release.gpu needs sm_70 or newer");
+  constexpr bool target_ok = qualifiers::on_target<qualifiers::atom_add, dependent_t<ptx::sem_release_t, Count>,
+                                                  ptx::scope_gpu_t, ptx::space_global_t>();
   Count old = 0;
   if constexpr (target_ok && sizeof(Count) == 4)
   {
@@ -51,8 +51,8 @@ template <class Dep = void>
 __device__ void atom_add_relaxed_gpu_if(bool p, unsigned long long* addr, unsigned long long value,
                                         unsigned long long& d)
 {
-  constexpr bool target_ok = supports<70, 600, Dep>;
-  static_assert(target_ok, PTXW_RULE(R9) "atom.relaxed.gpu needs sm_70 or newer");
+  constexpr bool target_ok = qualifiers::on_target<qualifiers::atom_add, dependent_t<ptx::sem_relaxed_t, Dep>,
+                                                  ptx::scope_gpu_t, ptx::space_global_t>();
   if constexpr (target_ok)
   {
     asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t@p atom.relaxed.gpu.global.add.u64 %0, [%1], %2;\n\t}"
@@ -66,8 +66,7 @@ __device__ void atom_add_relaxed_gpu_if(bool p, unsigned long long* addr, unsign
 template <class Dep = void>
 __device__ void fence_acq_rel_gpu()
 {
-  constexpr bool target_ok = supports<70, 600, Dep>;
-  static_assert(target_ok, PTXW_RULE(R9) "fence.acq_rel.gpu needs sm_70 or newer");
+  constexpr bool target_ok = qualifiers::on_target<qualifiers::fence, dependent_t<ptx::sem_acq_rel_t, Dep>, ptx::scope_gpu_t>();
   if constexpr (target_ok)
   {
     ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);
