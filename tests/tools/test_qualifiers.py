@@ -4,15 +4,15 @@ variant's form is a row with the variant's first sm, so the grid measures the ta
 
 import itertools
 import re
+import subprocess
 import unittest
 
 from ptxwtools import toolchain, variants
 
 HEADER = toolchain.REPO / "include" / "ptxw" / "detail" / "qualifiers.h"
 
-# X(instruction, sem, scope, space, first sm, first PTX ISA) inside a PTXW_FORMS_<instruction> macro.
-_ROW = re.compile(r"\bX\((\w+),\s*(\w+),\s*(\w+),\s*(\w+),\s*(\d+),\s*(\d+)\)")
-
+# The rows' macros (every `#define PTXW_FORMS_...` and PTXW_MBARRIER_...: one line, or continued with \).
+_MACRO = re.compile(r"^#define (PTXW_FORMS_\w+|PTXW_MBARRIER_\w+)\(.*?(?<!\\)$", re.M | re.S)
 # Variants whose instruction has no row: clc.h gates cluster launch control and its emulation's bulk
 # copy per backend (R9 in clc/backend.h), not per qualifier set.
 _NOT_IN_TABLE = ("clusterlaunchcontrol.", "cp.async.bulk.")
@@ -21,8 +21,15 @@ _SPACES = {"shared::cta": "shared", "shared::cluster": "cluster", "global": "glo
 
 
 def table() -> dict:
-    """{(instruction, sem, scope, space): first sm} from the header's rows."""
-    return {row[:4]: int(row[4]) for row in _ROW.findall(HEADER.read_text())}
+    """{(instruction, sem, scope, space): first sm}: the header's rows, expanded by the C preprocessor
+    (some rows are products, PTXW_MBARRIER_LOCAL_FORMS)."""
+    text = HEADER.read_text()
+    macros = [m.group(0) for m in _MACRO.finditer(text)]
+    calls = [f"{m.split()[1].split('(')[0]}(ROW)" for m in macros if m.split()[1].startswith("PTXW_FORMS_")]
+    source = "\n".join(["#define ROW(i, sem, scope, space, sm, isa) @i sem scope space sm@", *macros, *calls])
+    out = subprocess.run(["cpp", "-P"], input=source, capture_output=True, text=True, check=True).stdout
+    rows = [tuple(r.split()) for r in re.findall(r"@([^@]*)@", out)]
+    return {r[:4]: int(r[4]) for r in rows}
 
 
 def form_of(ptx: str):

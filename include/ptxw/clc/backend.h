@@ -124,6 +124,31 @@ __device__ void deliver_failure(slot_storage<Cast>& s)
 #endif
 }
 
+// For backends whose response the async proxy writes: the CTA-cast requester, or cluster rank 0,
+// orders the previous reads before the write (R4) and submits -- `submit_one()`, or the failure
+// checked mode asks for; every CTA arms its own barrier for the 16 bytes it receives (R5).
+template <class Cast, class Submit>
+__device__ void request_async(slot_storage<Cast>& s, bool submit, bool fail, Submit&& submit_one)
+{
+  if (!submit)
+  {
+    return;
+  }
+  if (!is_cluster<Cast> || cluster_rank<Cast>() == 0)
+  {
+    ::ptxw::fence_before_slot_write();
+    if (fail)
+    {
+      deliver_failure(s);
+    }
+    else
+    {
+      submit_one();
+    }
+  }
+  arm(s);
+}
+
 // For backends whose response the async proxy writes: wait for the phase, read the 16 bytes once,
 // and release the slot to the async proxy before the response is used (R4).
 template <class Cast, class Wait>

@@ -95,26 +95,11 @@ struct backend<emulated_t> : software_decode
     return s.started != 0;
   }
 
+  // The next candidate's response, through the async proxy (request_async: fence, arm).
   template <class Cast>
   __device__ void request(slot_storage<Cast>& s, const state& st, bool submit, bool fail)
   {
-    if (!submit)
-    {
-      return;
-    }
-    if (!is_cluster<Cast> || cluster_rank<Cast>() == 0)
-    {
-      ::ptxw::fence_before_slot_write();
-      if (fail)
-      {
-        deliver_failure(s);
-      }
-      else
-      {
-        deliver(s, st, steal(st));
-      }
-    }
-    arm(s);
+    request_async(s, submit, fail, [&] { deliver(s, st, steal(st)); });
   }
 
   template <class Cast, class Wait>

@@ -54,23 +54,12 @@ struct backend<hardware_t>
     return true;
   }
 
-  // The CTA-cast requester, or cluster rank 0, orders the previous reads before the write (R4) and
-  // submits; every CTA arms its own barrier for the 16 bytes it receives (R5).
+  // try_cancel, or its multicast form for a cluster (request_async: fence, arm).
   template <class Cast, class State>
   __device__ void request(slot_storage<Cast>& s, const State&, bool submit, bool fail)
   {
-    if (!submit)
-    {
-      return;
-    }
-    if (!is_cluster<Cast> || cluster_rank<Cast>() == 0)
-    {
-      ::ptxw::fence_before_slot_write();
-      if (fail)
-      {
-        deliver_failure(s);
-      }
-      else if constexpr (is_cluster<Cast>)
+    request_async(s, submit, fail, [&] {
+      if constexpr (is_cluster<Cast>)
       {
         ::ptxw::detail::isa::try_cancel_multicast(::ptxw::detail::isa::smem_addr(&s.response), s.bar.smem_addr());
       }
@@ -78,8 +67,7 @@ struct backend<hardware_t>
       {
         ptx::clusterlaunchcontrol_try_cancel(&s.response, s.bar.native_handle());
       }
-    }
-    arm(s);
+    });
   }
 
   template <class Cast, class State, class Wait>

@@ -5,7 +5,7 @@
 // (tools/ptxwtools/variants.py), which measures what ptxas really accepts.
 //
 // A row: X(instruction, sem, scope, space, first sm, first PTX ISA), `none` where the form has no
-// such qualifier. Sources: the PTX ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6
+// such qualifier (the mbarrier operations' four local forms are one PTXW_MBARRIER_LOCAL_FORMS each). Sources: the PTX ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6
 // for the .relaxed mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem
 // and .scope).
 #pragma once
@@ -17,16 +17,17 @@
   X(mbarrier_init, none, none, shared, 80, 700)
 #define PTXW_FORMS_mbarrier_inval(X)                                                                                \
   X(mbarrier_inval, none, none, shared, 80, 700)
-#define PTXW_FORMS_mbarrier_arrive(X)                                                                               \
-  X(mbarrier_arrive, release, cta,     shared, 90, 800)                                                             \
-  X(mbarrier_arrive, release, cluster, shared, 90, 800)                                                             \
-  X(mbarrier_arrive, relaxed, cta,     shared, 90, 860)                                                             \
-  X(mbarrier_arrive, relaxed, cluster, shared, 90, 860)
-#define PTXW_FORMS_mbarrier_arrive_expect_tx(X)                                                                     \
-  X(mbarrier_arrive_expect_tx, release, cta,     shared, 90, 800)                                                   \
-  X(mbarrier_arrive_expect_tx, release, cluster, shared, 90, 800)                                                   \
-  X(mbarrier_arrive_expect_tx, relaxed, cta,     shared, 90, 860)                                                   \
-  X(mbarrier_arrive_expect_tx, relaxed, cluster, shared, 90, 860)
+// The four local forms of an mbarrier operation with .sem and .scope: .sem = `first` (PTX ISA 8.0) or
+// .relaxed (8.6), .scope = .cta or .cluster, on shared::cta.
+#define PTXW_MBARRIER_LOCAL_FORMS(X, instruction, first)                                                            \
+  X(instruction, first,   cta,     shared, 90, 800)                                                                 \
+  X(instruction, first,   cluster, shared, 90, 800)                                                                 \
+  X(instruction, relaxed, cta,     shared, 90, 860)                                                                 \
+  X(instruction, relaxed, cluster, shared, 90, 860)
+#define PTXW_FORMS_mbarrier_arrive(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_arrive, release)
+#define PTXW_FORMS_mbarrier_arrive_expect_tx(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_arrive_expect_tx, release)
+#define PTXW_FORMS_mbarrier_try_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_try_wait, acquire)
+#define PTXW_FORMS_mbarrier_test_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_test_wait, acquire)
 #define PTXW_FORMS_mbarrier_expect_tx(X)                                                                            \
   X(mbarrier_expect_tx, relaxed, cta,     shared, 90, 800)                                                          \
   X(mbarrier_expect_tx, relaxed, cluster, shared, 90, 800)
@@ -34,16 +35,6 @@
   X(mbarrier_complete_tx, relaxed, cta,     shared,  90, 800)                                                       \
   X(mbarrier_complete_tx, relaxed, cluster, shared,  90, 800)                                                       \
   X(mbarrier_complete_tx, relaxed, cluster, cluster, 90, 800)
-#define PTXW_FORMS_mbarrier_try_wait(X)                                                                             \
-  X(mbarrier_try_wait, acquire, cta,     shared, 90, 800)                                                           \
-  X(mbarrier_try_wait, acquire, cluster, shared, 90, 800)                                                           \
-  X(mbarrier_try_wait, relaxed, cta,     shared, 90, 860)                                                           \
-  X(mbarrier_try_wait, relaxed, cluster, shared, 90, 860)
-#define PTXW_FORMS_mbarrier_test_wait(X)                                                                            \
-  X(mbarrier_test_wait, acquire, cta,     shared, 90, 800)                                                          \
-  X(mbarrier_test_wait, acquire, cluster, shared, 90, 800)                                                          \
-  X(mbarrier_test_wait, relaxed, cta,     shared, 90, 860)                                                          \
-  X(mbarrier_test_wait, relaxed, cluster, shared, 90, 860)
 #define PTXW_FORMS_mbarrier_arrive_remote(X)                                                                        \
   X(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)                                                     \
   X(mbarrier_arrive_remote, relaxed, cluster, cluster, 90, 860)
