@@ -13,10 +13,8 @@
 #include <ptxw/target.h>
 
 // clang-format off
-#define PTXW_FORMS_mbarrier_init(X)                                                                                 \
-  X(mbarrier_init, none, none, shared, 80, 700)
-#define PTXW_FORMS_mbarrier_inval(X)                                                                                \
-  X(mbarrier_inval, none, none, shared, 80, 700)
+#define PTXW_FORMS_mbarrier_init(X) X(mbarrier_init, none, none, shared, 80, 700)
+#define PTXW_FORMS_mbarrier_inval(X) X(mbarrier_inval, none, none, shared, 80, 700)
 // The four local forms of an mbarrier operation with .sem and .scope: .sem = `first` (PTX ISA 8.0) or
 // .relaxed (8.6), .scope = .cta or .cluster, on shared::cta.
 #define PTXW_MBARRIER_LOCAL_FORMS(X, instruction, first)                                                            \
@@ -38,10 +36,8 @@
 #define PTXW_FORMS_mbarrier_arrive_remote(X)                                                                        \
   X(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)                                                     \
   X(mbarrier_arrive_remote, relaxed, cluster, cluster, 90, 860)
-#define PTXW_FORMS_mapa(X)                                                                                          \
-  X(mapa, none, none, cluster, 90, 780)
-#define PTXW_FORMS_elect_sync(X)                                                                                    \
-  X(elect_sync, none, none, none, 90, 800)
+#define PTXW_FORMS_mapa(X) X(mapa, none, none, cluster, 90, 780)
+#define PTXW_FORMS_elect_sync(X) X(elect_sync, none, none, none, 90, 800)
 #define PTXW_FORMS_fence_proxy_async(X)                                                                             \
   X(fence_proxy_async, none, none, none,    90, 800)                                                                \
   X(fence_proxy_async, none, none, global,  90, 800)                                                                \
@@ -50,13 +46,11 @@
 #define PTXW_FORMS_fence_proxy_async_generic(X)                                                                     \
   X(fence_proxy_async_generic, acquire, cluster, cluster, 90, 860)                                                  \
   X(fence_proxy_async_generic, release, cluster, shared,  90, 860)
-#define PTXW_FORMS_fence_mbarrier_init(X)                                                                           \
-  X(fence_mbarrier_init, release, cluster, none, 90, 800)
+#define PTXW_FORMS_fence_mbarrier_init(X) X(fence_mbarrier_init, release, cluster, none, 90, 800)
 #define PTXW_FORMS_atom_add(X)                                                                                      \
   X(atom_add, release, gpu, global, 70, 600)                                                                        \
   X(atom_add, relaxed, gpu, global, 70, 600)
-#define PTXW_FORMS_fence(X)                                                                                         \
-  X(fence, acq_rel, gpu, none, 70, 600)
+#define PTXW_FORMS_fence(X) X(fence, acq_rel, gpu, none, 70, 600)
 // clang-format on
 
 // The cuda::ptx tag of each qualifier a row names.
