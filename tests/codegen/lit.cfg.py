@@ -55,6 +55,14 @@ if target.name not in known_targets:
     config.unsupported = True
     lit_config.note(f"ptxas {ptxas_version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
 config.available_features.update(probes.lit_features(tc, target.name))
+# The wrappers' SASS is the same on every target of a family (ptxas 13.0.88: sm_100, sm_100f, sm_103a
+# and sm_110a emit sm_100a's, sm_121a sm_120a's, for every test below), so these directories run on
+# one target per family and on sm_80; cluster launch control (whose SASS differs on sm_103a and
+# sm_110a), the gates and the diagnostics run on every target, and the conformance grid assembles
+# every form on every target.
+PER_FAMILY = ["mbarrier", "fence", "last_block", "work_queue"]
+if target.name not in (*probes.FAMILY_REPRESENTATIVES, "sm_80"):
+    config.excludes += PER_FAMILY
 
 config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
 if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (tools/ptxwtools/toolchain.py)
