@@ -20,18 +20,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "check.h"
 
-#define BENCH_CHECK(expr)                                                                                              \
-  do                                                                                                                   \
-  {                                                                                                                    \
-    const cudaError_t e_ = (expr);                                                                                     \
-    if (e_ != cudaSuccess)                                                                                             \
-    {                                                                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString(e_));                    \
-      std::exit(2);                                                                                                    \
-    }                                                                                                                  \
-  } while (0)
+namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kUnroll  = 4; // int4 loads in flight per thread and iteration: 16 ints
@@ -161,19 +152,19 @@ public:
       : o_(o)
   {
     cudaDeviceProp prop{};
-    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
     int per_sm = 0;
-    BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, last_block_sum, kThreads, 0));
+    PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, last_block_sum, kThreads, 0));
     resident_ = static_cast<unsigned>(per_sm) * prop.multiProcessorCount;
     std::printf("%s, %d SMs, %u resident blocks of %u threads for the ptxw kernel; int32 in, int64 sum\n", prop.name,
                 prop.multiProcessorCount, resident_, kThreads);
-    BENCH_CHECK(cudaMalloc(&in_, o_.max_n * sizeof(int)));
-    BENCH_CHECK(cudaMalloc(&partials_, resident_ * sizeof(long long)));
-    BENCH_CHECK(cudaMalloc(&out_, kSlots * sizeof(long long)));
+    PTXW_BENCH_CHECK(cudaMalloc(&in_, o_.max_n * sizeof(int)));
+    PTXW_BENCH_CHECK(cudaMalloc(&partials_, resident_ * sizeof(long long)));
+    PTXW_BENCH_CHECK(cudaMalloc(&out_, kSlots * sizeof(long long)));
     fill<<<4096, 256>>>(in_, o_.max_n);
-    BENCH_CHECK(cudaDeviceSynchronize());
-    BENCH_CHECK(cudaEventCreate(&start_));
-    BENCH_CHECK(cudaEventCreate(&stop_));
+    PTXW_BENCH_CHECK(cudaDeviceSynchronize());
+    PTXW_BENCH_CHECK(cudaEventCreate(&start_));
+    PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
   }
 
   unsigned grid(unsigned long long n) const
@@ -190,7 +181,7 @@ public:
 
   void cub_call(unsigned long long n, long long* out)
   {
-    BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_, cub_bytes_, in_, out, static_cast<int>(n)));
+    PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_, cub_bytes_, in_, out, static_cast<int>(n)));
   }
 
   template <class Call>
@@ -199,27 +190,27 @@ public:
     std::vector<double> latency;
     for (int r = 0; r < o_.reps; ++r)
     {
-      BENCH_CHECK(cudaEventRecord(start_));
+      PTXW_BENCH_CHECK(cudaEventRecord(start_));
       call(n, out_ + r);
-      BENCH_CHECK(cudaEventRecord(stop_));
-      BENCH_CHECK(cudaEventSynchronize(stop_));
+      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
+      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
       float ms = 0;
-      BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
       latency.push_back(ms * 1000.0);
     }
     std::nth_element(latency.begin(), latency.begin() + latency.size() / 2, latency.end());
     double best = 1e30;
     for (int r = 0; r < 5; ++r)
     {
-      BENCH_CHECK(cudaEventRecord(start_));
+      PTXW_BENCH_CHECK(cudaEventRecord(start_));
       for (unsigned k = 0; k < stream_calls; ++k)
       {
         call(n, out_ + o_.reps + k);
       }
-      BENCH_CHECK(cudaEventRecord(stop_));
-      BENCH_CHECK(cudaEventSynchronize(stop_));
+      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
+      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
       float ms = 0;
-      BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
       best = std::min(best, ms * 1000.0 / stream_calls);
     }
     return {latency[latency.size() / 2], best};
@@ -229,7 +220,7 @@ public:
   unsigned wrong(long long expected, unsigned calls)
   {
     std::vector<long long> got(calls);
-    BENCH_CHECK(cudaMemcpy(got.data(), out_, calls * sizeof(long long), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(got.data(), out_, calls * sizeof(long long), cudaMemcpyDeviceToHost));
     unsigned bad = 0;
     for (long long g : got)
     {
@@ -252,11 +243,11 @@ public:
         expected += value_at(i);
       }
       std::size_t bytes = 0;
-      BENCH_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in_, out_, static_cast<int>(n)));
+      PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in_, out_, static_cast<int>(n)));
       if (bytes > cub_bytes_)
       {
-        BENCH_CHECK(cudaFree(cub_temp_));
-        BENCH_CHECK(cudaMalloc(&cub_temp_, bytes));
+        PTXW_BENCH_CHECK(cudaFree(cub_temp_));
+        PTXW_BENCH_CHECK(cudaMalloc(&cub_temp_, bytes));
         cub_bytes_ = bytes;
       }
       const unsigned calls = n <= 1000000 ? 2000u : n <= 10000000 ? 400u : n <= 100000000 ? 60u : 12u;
@@ -264,7 +255,7 @@ public:
       // Warm-up, then the two interleaved: ptxw, CUB, ptxw, CUB.
       ptxw_call(n, out_);
       cub_call(n, out_);
-      BENCH_CHECK(cudaDeviceSynchronize());
+      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
       Timing p = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
       unsigned bad = wrong(expected, slots);
       Timing c = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);

@@ -13,6 +13,7 @@
 // DIR/scheduling.json (every number) and DIR/timelines.txt (per-SM timelines of one untimed run
 // per strategy and workload: CTAs and blocks of the first SMs, the occupancy of all;
 // benchmarks/scheduling/plot.py draws them).
+#include "../check.h"
 #include "strategies.cuh"
 #include "workloads.h"
 
@@ -29,22 +30,11 @@
 namespace sched {
 namespace {
 
-#define SCHED_CHECK(expr)                                                                                              \
-  do                                                                                                                   \
-  {                                                                                                                    \
-    const cudaError_t e_ = (expr);                                                                                     \
-    if (e_ != cudaSuccess)                                                                                             \
-    {                                                                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString(e_));                    \
-      std::exit(1);                                                                                                    \
-    }                                                                                                                  \
-  } while (0)
-
 template <class T>
 T* device_alloc(std::size_t count)
 {
   T* p = nullptr;
-  SCHED_CHECK(cudaMalloc(&p, count * sizeof(T)));
+  PTXW_BENCH_CHECK(cudaMalloc(&p, count * sizeof(T)));
   return p;
 }
 
@@ -132,10 +122,10 @@ double measure_mhz(unsigned resident, unsigned threads)
   const long long cycles   = 20000000; // about 10 ms
   unsigned long long* d_ns = device_alloc<unsigned long long>(resident);
   clock_under_load<<<resident, threads>>>(cycles, d_ns);
-  SCHED_CHECK(cudaDeviceSynchronize());
+  PTXW_BENCH_CHECK(cudaDeviceSynchronize());
   std::vector<unsigned long long> ns(resident);
-  SCHED_CHECK(cudaMemcpy(ns.data(), d_ns, resident * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-  SCHED_CHECK(cudaFree(d_ns));
+  PTXW_BENCH_CHECK(cudaMemcpy(ns.data(), d_ns, resident * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  PTXW_BENCH_CHECK(cudaFree(d_ns));
   std::nth_element(ns.begin(), ns.begin() + resident / 2, ns.end());
   return cycles * 1000.0 / static_cast<double>(ns[resident / 2]);
 }
@@ -225,10 +215,10 @@ public:
     }
     queue_.fill(items);
     cudaDeviceProp prop{};
-    SCHED_CHECK(cudaGetDeviceProperties(&prop, 0));
+    PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
     sms_ = prop.multiProcessorCount;
     int per_sm = 0;
-    SCHED_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, one_per_item, o_.threads, 0));
+    PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, one_per_item, o_.threads, 0));
     resident_ = per_sm * sms_;
     mhz_      = measure_mhz(resident_, o_.threads);
     std::printf("%s, %u SMs, %u threads per block, %u resident blocks; SM clock under load %.0f MHz; %u items, "
@@ -253,9 +243,9 @@ public:
   {
     auto occupancy = [&](auto kernel) {
       int n = 0;
-      SCHED_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, o_.threads, 0));
+      PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, o_.threads, 0));
       cudaFuncAttributes a{};
-      SCHED_CHECK(cudaFuncGetAttributes(&a, kernel));
+      PTXW_BENCH_CHECK(cudaFuncGetAttributes(&a, kernel));
       return std::to_string(n) + "/SM (" + std::to_string(a.numRegs) + " registers)";
     };
     std::printf("occupancy: one block per item %s, grid-stride %s, atomic queue %s, ptxw work queue fetch %s, "
@@ -289,31 +279,31 @@ public:
   // One launch: time it (ms), check exactly-once, read the counts.
   double run_once(const Strategy& s, const Work& w, Run& r)
   {
-    SCHED_CHECK(cudaMemset(hits_, 0, o_.items * sizeof(unsigned)));
-    SCHED_CHECK(cudaMemset(next_, 0, sizeof(unsigned)));
-    SCHED_CHECK(cudaMemset(counts_, 0, sizeof(Counts)));
-    SCHED_CHECK(cudaMemset(cta_ids_, 0, sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(hits_, 0, o_.items * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(next_, 0, sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(counts_, 0, sizeof(Counts)));
+    PTXW_BENCH_CHECK(cudaMemset(cta_ids_, 0, sizeof(unsigned)));
     queue_.reset();
-    SCHED_CHECK(cudaDeviceSynchronize());
+    PTXW_BENCH_CHECK(cudaDeviceSynchronize());
     Launch l{o_.threads, resident_, next_, &scheduler_, queue_.view(), 0};
     cudaEvent_t start, stop;
-    SCHED_CHECK(cudaEventCreate(&start));
-    SCHED_CHECK(cudaEventCreate(&stop));
-    SCHED_CHECK(cudaEventRecord(start));
-    SCHED_CHECK(s.run(w, l));
-    SCHED_CHECK(cudaEventRecord(stop));
-    SCHED_CHECK(cudaEventSynchronize(stop));
+    PTXW_BENCH_CHECK(cudaEventCreate(&start));
+    PTXW_BENCH_CHECK(cudaEventCreate(&stop));
+    PTXW_BENCH_CHECK(cudaEventRecord(start));
+    PTXW_BENCH_CHECK(s.run(w, l));
+    PTXW_BENCH_CHECK(cudaEventRecord(stop));
+    PTXW_BENCH_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
-    SCHED_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    SCHED_CHECK(cudaEventDestroy(start));
-    SCHED_CHECK(cudaEventDestroy(stop));
+    PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    PTXW_BENCH_CHECK(cudaEventDestroy(start));
+    PTXW_BENCH_CHECK(cudaEventDestroy(stop));
     std::vector<unsigned> hits(o_.items);
-    SCHED_CHECK(cudaMemcpy(hits.data(), hits_, o_.items * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(hits.data(), hits_, o_.items * sizeof(unsigned), cudaMemcpyDeviceToHost));
     for (unsigned h : hits)
     {
       r.wrong += h != 1;
     }
-    SCHED_CHECK(cudaMemcpy(&r.counts, counts_, sizeof(Counts), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(&r.counts, counts_, sizeof(Counts), cudaMemcpyDeviceToHost));
     if (s.ptxw && r.counts.prologues > r.counts.ran)
     {
       r.stray += r.counts.prologues - r.counts.ran;
@@ -343,7 +333,7 @@ public:
         m.max_us = std::max(m.max_us, us[i]);
       }
       m.mean_us = sum / o_.items;
-      SCHED_CHECK(cudaMemcpy(cost_, cycles.data(), o_.items * sizeof(long long), cudaMemcpyHostToDevice));
+      PTXW_BENCH_CHECK(cudaMemcpy(cost_, cycles.data(), o_.items * sizeof(long long), cudaMemcpyHostToDevice));
       m.bound_ms = (std::max(sum / resident_, m.max_us) + w.prologue_us) / 1000.0;
     }
     for (const Strategy& s : strategies_)
@@ -392,11 +382,11 @@ public:
   void write_timeline(const std::string& workload, unsigned group, const Run& r)
   {
     unsigned ctas = 0;
-    SCHED_CHECK(cudaMemcpy(&ctas, cta_ids_, sizeof ctas, cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(&ctas, cta_ids_, sizeof ctas, cudaMemcpyDeviceToHost));
     std::vector<CtaEvent> c(ctas);
     std::vector<ItemEvent> items(o_.items);
-    SCHED_CHECK(cudaMemcpy(c.data(), cta_events_, ctas * sizeof(CtaEvent), cudaMemcpyDeviceToHost));
-    SCHED_CHECK(cudaMemcpy(items.data(), item_events_, o_.items * sizeof(ItemEvent), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(c.data(), cta_events_, ctas * sizeof(CtaEvent), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(items.data(), item_events_, o_.items * sizeof(ItemEvent), cudaMemcpyDeviceToHost));
     unsigned long long t0 = ~0ull, t1 = 0;
     for (const CtaEvent& e : c)
     {
@@ -489,19 +479,19 @@ public:
   {
     const unsigned long long count = static_cast<unsigned long long>(o_.items) * chunk_;
     data_                          = device_alloc<float4>(count);
-    SCHED_CHECK(cudaMemset(data_, 0, count * sizeof(float4)));
+    PTXW_BENCH_CHECK(cudaMemset(data_, 0, count * sizeof(float4)));
     float best = 1e30f;
     for (int rep = 0; rep < 5; ++rep)
     {
       cudaEvent_t start, stop;
-      SCHED_CHECK(cudaEventCreate(&start));
-      SCHED_CHECK(cudaEventCreate(&stop));
-      SCHED_CHECK(cudaEventRecord(start));
+      PTXW_BENCH_CHECK(cudaEventCreate(&start));
+      PTXW_BENCH_CHECK(cudaEventCreate(&stop));
+      PTXW_BENCH_CHECK(cudaEventRecord(start));
       stream_read<<<sms_ * 8, 256>>>(data_, count, out_);
-      SCHED_CHECK(cudaEventRecord(stop));
-      SCHED_CHECK(cudaEventSynchronize(stop));
+      PTXW_BENCH_CHECK(cudaEventRecord(stop));
+      PTXW_BENCH_CHECK(cudaEventSynchronize(stop));
       float ms = 0;
-      SCHED_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start, stop));
       best = std::min(best, ms);
     }
     bandwidth_gbs_ = count * sizeof(float4) / (best * 1e6);
