@@ -26,7 +26,8 @@ _FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)\s*$")
 _INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(?:/\*\s*0x[0-9a-f]+\s*\*/)?\s*$")
 _PTX_FUNC = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
 _LISTING_LINE = re.compile(r"^/\*([0-9a-f]+)\*/ (.*)$")
-_REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
+# A SASS register operand: its file (group 1) and number (group 2).
+REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
 _BRANCH_SELF = re.compile(r"^BRA\s+(0x[0-9a-f]+)$")
 _PREDICATE = re.compile(r"^@!?U?P(?:\d+|T)\s+")
 # Opcodes whose last hex operand is a code address in the function (LEPC: a return address).
@@ -182,7 +183,7 @@ def normalise(instructions: list) -> list:
             names[key] = sum(1 for k in names if k[0] == m.group(1))
         return f"{m.group(1)}%{names[key]}"
 
-    return [_sort_symmetric_sources(_REGISTER.sub(rename, text.replace(".reuse", "")))
+    return [_sort_symmetric_sources(REGISTER.sub(rename, text.replace(".reuse", "")))
             for text in _relative_targets(instructions)]
 
 

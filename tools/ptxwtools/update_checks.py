@@ -47,7 +47,6 @@ _RUN = re.compile(r"^\s*//\s*RUN:\s?(.*)$")
 _CONDITION = re.compile(r"^\s*//\s*(REQUIRES|UNSUPPORTED):(.*)$")
 _GENERATED = re.compile(r"%(ptx|sass)-generated=([A-Z][A-Z0-9_,-]*)\s+%s\s+--input-file=(%t\S*)\.(ptx|sass)\s*$")
 _DIRECTIVE = re.compile(r"^\s*//\s*([A-Z][A-Z0-9_-]*?)(?:-(?:NEXT|LABEL|NOT|DAG|SAME|EMPTY|COUNT-\d+))?:")
-_SASS_REGISTER = re.compile(r"\b(UR|R|UP|P|B)\d+\b")
 _PTX_REGISTER = re.compile(r"%(rd|rs|rq|r|p|fd|f|hh|h)\d+\b")
 _CODE_FILES = ("compile.py", "sass.py", "cubin.py", "update_checks.py")
 
@@ -115,7 +114,7 @@ def _escape(text: str) -> str:
 
 def sass_bodies(listing: str) -> dict:
     """{kernel: [(line, follows the previous line)]}: every instruction, registers as patterns."""
-    return {f.name: [(_SASS_REGISTER.sub(r"\1{{[0-9]+}}", _escape(i.text)) + " ;", True) for i in f.instructions]
+    return {f.name: [(sass.REGISTER.sub(r"\1{{[0-9]+}}", _escape(i.text)) + " ;", True) for i in f.instructions]
             for f in sass.parse_listing(listing)}
 
 
