@@ -448,6 +448,47 @@ TEST(LastBlockHost, GridLargerThanTheCountIsAnError)
 class LastBlockChecked : public LastBlock
 {
 protected:
+  static constexpr unsigned long long kItems = 100000;
+
+  void SetUp() override
+  {
+    LastBlock::SetUp();
+    if (!IsSkipped() && !HasFatalFailure())
+    {
+      expected_ = input(kItems);
+      partials(64);
+    }
+  }
+
+  // What a launch of `misuse` on 8 blocks left: the merges and the sum the merge wrote (0 if none).
+  struct merged
+  {
+    unsigned merges = 0;
+    long long sum   = 0;
+  };
+
+  // `misuse` on the fixture's items into `r`; mode 0: every thread calls once, 1: half of block 1's
+  // threads do not call, 2: every block calls twice.
+  void run_misuse(ptxw::last_block_ticket_host<>& ticket, int mode, merged& r)
+  {
+    DeviceBuffer<long long> out;
+    DeviceBuffer<unsigned> merges;
+    PTXW_CUDA_OK(out.allocate(1));
+    PTXW_CUDA_OK(out.fill_bytes(0));
+    PTXW_CUDA_OK(merges.allocate(1));
+    PTXW_CUDA_OK(merges.fill_bytes(0));
+    misuse<<<8, kThreads>>>(in_->get(), kItems, partials_->get(), out.get(), merges.get(),
+                            ticket.view(diag_->device_sink()), mode);
+    PTXW_LAUNCH_OK();
+    std::vector<unsigned> m;
+    std::vector<long long> got;
+    PTXW_CUDA_OK(merges.download(m));
+    PTXW_CUDA_OK(out.download(got));
+    r = {m[0], got[0]};
+  }
+
+  long long expected_ = 0;
+
   // Expects reports of `rule` only, `count` of them.
   void expect_reports(unsigned rule, unsigned count)
   {
@@ -476,17 +517,9 @@ protected:
 
 TEST_F(LastBlockChecked, R15ThreadsOfABlockDisagree)
 {
-  const unsigned long long n = 100000;
-  const long long expected   = input(n);
-  partials(64);
   ptxw::last_block_ticket_host<> ticket;
-  DeviceBuffer<long long> out;
-  DeviceBuffer<unsigned> merges;
-  PTXW_CUDA_OK(out.allocate(1));
-  PTXW_CUDA_OK(merges.allocate(1));
-  PTXW_CUDA_OK(merges.fill_bytes(0));
-  misuse<<<8, kThreads>>>(in_->get(), n, partials_->get(), out.get(), merges.get(), ticket.view(diag_->device_sink()), 1);
-  PTXW_LAUNCH_OK();
+  merged r;
+  run_misuse(ticket, 1, r);
   const auto reports = ptxw_test::read_reports(*diag_);
   ASSERT_EQ(reports.total, 1u) << reports.text;
   const auto d = diag_->read()[0];
@@ -495,26 +528,16 @@ TEST_F(LastBlockChecked, R15ThreadsOfABlockDisagree)
   EXPECT_EQ(d.phase, 1u) << "the first call";
   EXPECT_EQ(d.detail, kThreads / 2) << "threads that called";
   diag_->clear();
-  std::vector<unsigned> m;
-  PTXW_CUDA_OK(merges.download(m));
-  EXPECT_EQ(m[0], 0u) << "a block merged although block 1's partial may be incomplete";
+  EXPECT_EQ(r.merges, 0u) << "a block merged although block 1's partial may be incomplete";
   expect_free(ticket);
-  expect_clean_launch(ticket, n, expected);
+  expect_clean_launch(ticket, kItems, expected_);
 }
 
 TEST_F(LastBlockChecked, R15ABlockCallsTwice)
 {
-  const unsigned long long n = 100000;
-  const long long expected   = input(n);
-  partials(64);
   ptxw::last_block_ticket_host<> ticket;
-  DeviceBuffer<long long> out;
-  DeviceBuffer<unsigned> merges;
-  PTXW_CUDA_OK(out.allocate(1));
-  PTXW_CUDA_OK(merges.allocate(1));
-  PTXW_CUDA_OK(merges.fill_bytes(0));
-  misuse<<<8, kThreads>>>(in_->get(), n, partials_->get(), out.get(), merges.get(), ticket.view(diag_->device_sink()), 2);
-  PTXW_LAUNCH_OK();
+  merged r;
+  run_misuse(ticket, 2, r);
   const auto reports = ptxw_test::read_reports(*diag_);
   EXPECT_EQ(reports.total, 8u) << "one report per block's second call:\n" << reports.text;
   for (const auto& d : diag_->read())
@@ -523,21 +546,14 @@ TEST_F(LastBlockChecked, R15ABlockCallsTwice)
     EXPECT_EQ(d.phase, 2u) << "the second call";
   }
   diag_->clear();
-  std::vector<unsigned> m;
-  PTXW_CUDA_OK(merges.download(m));
-  EXPECT_EQ(m[0], 1u) << "the second calls took no ticket: exactly one merge, after all eight first calls";
-  std::vector<long long> got;
-  PTXW_CUDA_OK(out.download(got));
-  EXPECT_EQ(got[0], expected);
+  EXPECT_EQ(r.merges, 1u) << "the second calls took no ticket: exactly one merge, after all eight first calls";
+  EXPECT_EQ(r.sum, expected_);
   expect_free(ticket);
-  expect_clean_launch(ticket, n, expected);
+  expect_clean_launch(ticket, kItems, expected_);
 }
 
 TEST_F(LastBlockChecked, R16TwoLaunchesOnOneTicketAtOnce)
 {
-  const unsigned long long n = 100000;
-  const long long expected   = input(n);
-  partials(64);
   ptxw::last_block_ticket_host<> ticket;
   DeviceBuffer<long long> out;
   DeviceBuffer<unsigned> flags;
@@ -562,31 +578,21 @@ TEST_F(LastBlockChecked, R16TwoLaunchesOnOneTicketAtOnce)
   EXPECT_EQ(got[0], 0) << "the first launch merged although the second one's blocks touched its ticket";
   EXPECT_EQ(got[1], 0) << "the second launch merged";
   expect_free(ticket);
-  expect_clean_launch(ticket, n, expected);
+  expect_clean_launch(ticket, kItems, expected_);
 }
 
 TEST_F(LastBlockChecked, R17UninitialisedTicket)
 {
-  const unsigned long long n = 100000;
-  const long long expected   = input(n);
-  partials(64);
   ptxw::last_block_ticket_host<> ticket;
   PTXW_CUDA_OK(cudaMemset(ticket.state(), 0xab, sizeof(ptxw::last_block_ticket_state<unsigned>)));
-  DeviceBuffer<long long> out;
-  DeviceBuffer<unsigned> merges;
-  PTXW_CUDA_OK(out.allocate(1));
-  PTXW_CUDA_OK(merges.allocate(1));
-  PTXW_CUDA_OK(merges.fill_bytes(0));
-  misuse<<<8, kThreads>>>(in_->get(), n, partials_->get(), out.get(), merges.get(), ticket.view(diag_->device_sink()), 0);
-  PTXW_LAUNCH_OK();
+  merged r;
+  run_misuse(ticket, 0, r);
   const auto records = diag_->read();
   expect_reports(17, 8); // every block's leader
   EXPECT_EQ(records.empty() ? 0u : records[0].detail, 0xababababu) << "the tag found";
-  std::vector<unsigned> m;
-  PTXW_CUDA_OK(merges.download(m));
-  EXPECT_EQ(m[0], 0u) << "a block merged on garbage";
+  EXPECT_EQ(r.merges, 0u) << "a block merged on garbage";
   ticket.reset();
-  expect_clean_launch(ticket, n, expected);
+  expect_clean_launch(ticket, kItems, expected_);
 }
 
 TEST_F(LastBlockChecked, R18MoreBlocksThanTheCountCounts)
