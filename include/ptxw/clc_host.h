@@ -105,6 +105,119 @@ inline uint3 prefix_box(uint3 grid, unsigned long long budget)
   }
   return {static_cast<unsigned>(budget), 1u, 1u};
 }
+// The grid in units (clusters, or blocks); throws where responses cannot name it.
+inline uint3 units(dim3 grid, dim3 cluster)
+{
+  if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0
+      || grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
+  {
+    throw std::runtime_error("ptxw: the grid is not a whole, non-empty number of clusters");
+  }
+  const uint3 u{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z};
+  if (grid.y > 0xffffu || grid.z > 0xffffu || detail::volume({grid.x, grid.y, grid.z}) > 0xffffffffull)
+  {
+    throw std::runtime_error("ptxw: a grid of " + std::to_string(detail::volume({grid.x, grid.y, grid.z}))
+                             + " blocks is more than cluster launch control's responses can name here "
+                               "(y and z below 65536, at most 2^32 - 1 blocks)");
+  }
+  return u;
+}
+
+
+// The device memory a software backend's state points at (ptxw::clc::scheduler owns one; the
+// device-scope algorithms carve it from the caller's temporary storage).
+struct scheduler_memory
+{
+  unsigned long long* counters; // [0] the cursor, [1] injected failures; zeroed before each launch
+  std::uint32_t* claimed; // emulated_t: one epoch per unit, none equal to `epoch` before the launch
+  uint4* responses; // emulated_t: one per unit
+};
+
+// Backend's state for a launch of `grid` in clusters of `cluster` (what the kernel's context holds).
+template <class Backend>
+auto make_state(const scheduler_memory& m, dim3 grid, dim3 cluster, std::uint32_t epoch, std::uint32_t spurious,
+                std::uint32_t seed)
+{
+  using state = typename backend<typename state_backend<Backend>::type>::state;
+  const uint3 u = units(grid, cluster);
+  if constexpr (::ptxw::detail::is_same_v<Backend, emulated_t>)
+  {
+    return state{m.claimed, m.responses, m.counters, m.counters + 1, {grid.x, grid.y, grid.z},
+                 {cluster.x, cluster.y, cluster.z}, epoch, spurious, seed};
+  }
+  else if constexpr (::ptxw::detail::is_same_v<Backend, hardware_t>)
+  {
+    (void) m, (void) u, (void) epoch, (void) spurious, (void) seed;
+    return state{};
+  }
+  else
+  {
+    (void) epoch, (void) spurious, (void) seed;
+    return state{m.counters, {grid.x, grid.y, grid.z}, {cluster.x, cluster.y, cluster.z}, make_fast_divisor(u.x),
+                 make_fast_divisor(u.x * u.y)};
+  }
+}
+
+// CTAs (or clusters) of this kernel the GPU holds at once, into n.
+template <class... Args>
+cudaError_t resident_units(void (*kernel)(Args...), dim3 block, std::size_t smem, dim3 cluster, unsigned long long& n)
+{
+  int count = 0;
+  cudaError_t err = cudaSuccess;
+  if (cluster.x * cluster.y * cluster.z == 1)
+  {
+    int device = 0, sms = 0;
+    if ((err = cudaGetDevice(&device)) != cudaSuccess
+        || (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess
+        || (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&count, kernel, static_cast<int>(block.x * block.y * block.z),
+                                                                 smem))
+             != cudaSuccess)
+    {
+      return err;
+    }
+    count *= sms;
+  }
+  else
+  {
+    cluster_config c(cluster, block, cluster, smem, 0);
+    if ((err = cudaOccupancyMaxActiveClusters(&count, kernel, &c.config)) != cudaSuccess)
+    {
+      return err;
+    }
+  }
+  n = static_cast<unsigned long long>(count);
+  return count > 0 ? cudaSuccess : cudaErrorInvalidConfiguration; // the kernel cannot run with this block
+}
+
+// Which CTAs to launch for `grid`, into launched: for counter_t (automatic_t where the cubin that
+// runs is below sm_100, so has no cluster launch control) the prefix that fits on the GPU at once,
+// for the others the whole grid.
+template <class Backend, class... Args>
+cudaError_t launch_grid(void (*kernel)(Args...), dim3 grid, dim3 block, std::size_t smem, dim3 cluster, dim3& launched)
+{
+  launched        = grid;
+  bool persistent = ::ptxw::detail::is_same_v<Backend, counter_t>;
+  if constexpr (::ptxw::detail::is_same_v<Backend, automatic_t>)
+  {
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel); err != cudaSuccess)
+    {
+      return err;
+    }
+    persistent = attributes.binaryVersion < 100;
+  }
+  if (persistent)
+  {
+    unsigned long long resident = 0;
+    if (const cudaError_t err = resident_units(kernel, block, smem, cluster, resident); err != cudaSuccess)
+    {
+      return err;
+    }
+    const uint3 fit = prefix_box({grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z}, resident);
+    launched        = dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
+  }
+  return cudaSuccess;
+}
 } // namespace detail
 
 class scheduler
@@ -116,23 +229,6 @@ class scheduler
   std::uint32_t epoch_    = 0;
   std::uint32_t spurious_ = 0;
   std::uint32_t seed_;
-
-  static uint3 units(dim3 grid, dim3 cluster)
-  {
-    if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0
-        || grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
-    {
-      throw std::runtime_error("ptxw: the grid is not a whole, non-empty number of clusters");
-    }
-    const uint3 u{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z};
-    if (grid.y > 0xffffu || grid.z > 0xffffu || detail::volume({grid.x, grid.y, grid.z}) > 0xffffffffull)
-    {
-      throw std::runtime_error("ptxw: a grid of " + std::to_string(detail::volume({grid.x, grid.y, grid.z}))
-                               + " blocks is more than cluster launch control's responses can name here "
-                                 "(y and z below 65536, at most 2^32 - 1 blocks)");
-    }
-    return u;
-  }
 
 public:
   // emulation_capacity: the most clusters (blocks, for launches without clusters) a launch on
@@ -184,11 +280,9 @@ public:
   context<Backend> prepare(dim3 grid, dim3 cluster = dim3(1, 1, 1), cudaStream_t stream = 0,
                            const checked::sink* sink = nullptr)
   {
-    const uint3 u = units(grid, cluster);
+    const uint3 u = detail::units(grid, cluster);
     ::ptxw::detail::cuda_check(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(unsigned long long), stream),
                                "resetting the scheduler's counters");
-    context<Backend> ctx{};
-    ctx.sink = sink;
     if constexpr (::ptxw::detail::is_same_v<Backend, emulated_t>)
     {
       if (detail::volume(u) > capacity_)
@@ -202,14 +296,11 @@ public:
                                    "clearing the emulation's claims");
         epoch_ = 1;
       }
-      ctx.state = {claimed_.get(), responses_.get(), counters_.get(), counters_.get() + 1,
-                   {grid.x, grid.y, grid.z}, {cluster.x, cluster.y, cluster.z}, epoch_, spurious_, seed_};
     }
-    else if constexpr (!::ptxw::detail::is_same_v<Backend, hardware_t>)
-    {
-      ctx.state = {counters_.get(), {grid.x, grid.y, grid.z}, {cluster.x, cluster.y, cluster.z},
-                   detail::make_fast_divisor(u.x), detail::make_fast_divisor(u.x * u.y)};
-    }
+    context<Backend> ctx{};
+    ctx.sink  = sink;
+    ctx.state = detail::make_state<Backend>({counters_.get(), claimed_.get(), responses_.get()}, grid, cluster, epoch_,
+                                            spurious_, seed_);
     return ctx;
   }
 
@@ -225,51 +316,9 @@ public:
                   "ptxw: prepare(kernel, ...) takes a kernel with exactly one ptxw::clc::context parameter");
     using Backend = typename detail::kernel_backend<Args...>::type;
     launch<Backend> l{grid, prepare<Backend>(grid, cluster, stream, sink)};
-    bool persistent = ::ptxw::detail::is_same_v<Backend, counter_t>;
-    if constexpr (::ptxw::detail::is_same_v<Backend, automatic_t>)
-    {
-      cudaFuncAttributes attributes{};
-      ::ptxw::detail::cuda_check(cudaFuncGetAttributes(&attributes, kernel), "reading the kernel's attributes");
-      persistent = attributes.binaryVersion < 100; // the cubin that runs has no cluster launch control
-    }
-    if (persistent)
-    {
-      const uint3 u  = units(grid, cluster);
-      const uint3 fit = detail::prefix_box(u, resident_units(kernel, block, smem, cluster));
-      l.grid          = dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
-    }
+    ::ptxw::detail::cuda_check(detail::launch_grid<Backend>(kernel, grid, block, smem, cluster, l.grid),
+                               "sizing the launch to the kernel's occupancy");
     return l;
-  }
-
-private:
-  // CTAs (or clusters) of this kernel the GPU holds at once.
-  template <class... Args>
-  static unsigned long long resident_units(void (*kernel)(Args...), dim3 block, std::size_t smem, dim3 cluster)
-  {
-    const unsigned threads = block.x * block.y * block.z;
-    int n                  = 0;
-    if (cluster.x * cluster.y * cluster.z == 1)
-    {
-      int device = 0, sms = 0;
-      ::ptxw::detail::cuda_check(cudaGetDevice(&device), "reading the device");
-      ::ptxw::detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-                                 "reading the SM count");
-      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, static_cast<int>(threads), smem),
-                                 "reading the kernel's occupancy");
-      n *= sms;
-    }
-    else
-    {
-      detail::cluster_config c(cluster, block, cluster, smem, 0);
-      ::ptxw::detail::cuda_check(cudaOccupancyMaxActiveClusters(&n, kernel, &c.config),
-                                 "reading the kernel's cluster occupancy");
-    }
-    if (n <= 0)
-    {
-      throw std::runtime_error("ptxw: the kernel cannot run with " + std::to_string(threads) + " threads per block and "
-                               + std::to_string(smem) + " bytes of dynamic shared memory per block");
-    }
-    return static_cast<unsigned long long>(n);
   }
 };
 
