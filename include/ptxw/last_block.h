@@ -56,6 +56,9 @@
 PTXW_NAMESPACE_BEGIN
 template <class Count>
 class last_block_ticket_host;
+namespace device::detail {
+struct access;
+}
 
 // The ticket's global memory. Owned and initialised by last_block_ticket_host.
 template <class Count>
@@ -68,7 +71,9 @@ struct last_block_ticket_state
 };
 
 namespace detail {
-inline constexpr ::cuda::std::uint32_t ticket_tag = 0x7478'6c62u; // "lbxt"
+// "llll": one byte repeated, so that the device-scope algorithms write it with cudaMemsetAsync.
+inline constexpr unsigned char ticket_tag_byte = 0x6c;
+inline constexpr ::cuda::std::uint32_t ticket_tag = 0x6c6c'6c6cu;
 }
 
 // A ticket: the kernel parameter of last_block() and last_cluster(). Made only by
@@ -89,6 +94,7 @@ class last_block_ticket
       , sink_(sink)
   {}
   friend class last_block_ticket_host<Count>;
+  friend struct device::detail::access; // ptxw/device/reduce.h, from the caller's temporary storage
   template <class C>
   friend __device__ bool last_block(const last_block_ticket<C>&);
   template <class C>

@@ -34,6 +34,9 @@
 PTXW_NAMESPACE_BEGIN
 template <class T>
 class work_queue_host;
+namespace device::detail {
+struct access;
+}
 
 // The queue's global state. Owned and initialised by work_queue_host.
 struct work_queue_state
@@ -44,7 +47,9 @@ struct work_queue_state
 };
 
 namespace detail {
-inline constexpr ::cuda::std::uint32_t queue_tag = 0x7177'7870u; // "pxwq"
+// "qqqq": one byte repeated, so that the device-scope algorithms write it with cudaMemsetAsync.
+inline constexpr unsigned char queue_tag_byte = 0x71;
+inline constexpr ::cuda::std::uint32_t queue_tag = 0x7171'7171u;
 
 // Items are copied by cudaMemcpy (trivially copyable) and "no item" holds a T{} (default-constructible).
 template <class T>
@@ -78,6 +83,7 @@ class work_queue
       , sink_(sink)
   {}
   friend class work_queue_host<T>;
+  friend struct device::detail::access; // ptxw/device/drain.h, from the caller's temporary storage
   template <class U, unsigned K>
   friend class detail::queue_cursor;
 
