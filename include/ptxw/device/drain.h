@@ -1,0 +1,106 @@
+// ptxw/device/drain.h: every item of an array taken once by some block, through a work queue
+// (ptxw/work_queue.h) whose cursor lives in the caller's temporary storage.
+//
+//   // op(item) is called by every thread of the block that took the item (a block-wide job):
+//   auto op = [=] __device__ (const job& j) { process_with_whole_block(j); };
+//   ptxw::device::drain(temp, bytes, d_jobs, n, op, stream);
+//
+// Blocks of policy.block_threads threads, as many as fit on the GPU at once, take up to
+// policy.batch items per atomic while working on the last ones (for_each_item). Each item goes to
+// exactly one block; consecutive items of a block are separated by a barrier, so op may use
+// __syncthreads and shared memory. Errors, before anything is written or launched:
+// cudaErrorInvalidValue for too small a temporary storage, null items with n > 0 or a negative n;
+// cudaErrorInvalidDevice for a stream of another device. No items is a valid no-op.
+#pragma once
+
+#include <ptxw/device/access.h>
+#include <ptxw/device/env.h>
+#include <ptxw/device/policy.h>
+#include <ptxw/device/temp_storage.h>
+
+#include <cuda/std/type_traits>
+
+PTXW_NAMESPACE_BEGIN
+namespace device {
+namespace detail {
+template <int Threads, int Batch, class T, class Op>
+__global__ __launch_bounds__(Threads) void drain_kernel(work_queue<T> q, Op op)
+{
+  for_each_item<Batch>(q, op);
+}
+
+template <class Selector, int I>
+constexpr bool check_drain_policy()
+{
+  constexpr drain_policy p = policy_at<Selector>(I);
+  static_assert(p.block_threads >= 32 && p.block_threads <= 1024 && p.block_threads % 32 == 0,
+                PTXW_RULE(R18) "a drain_policy's block_threads is a multiple of 32 in [32, 1024]");
+  static_assert(::ptxw::detail::batch_ok<p.batch>, PTXW_RULE(R18) "a drain_policy's batch is in [1, 32]");
+  return true;
+}
+} // namespace detail
+
+// Each of d_items[0, num_items) to op, called by every thread of one block; the two-phase call.
+template <class Selector = drain_selector, class T, class NumItems, class Op>
+cudaError_t drain(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_items, NumItems num_items, Op op,
+                  cudaStream_t stream = 0)
+{
+  static_assert(::cuda::std::is_integral_v<NumItems>, "ptxw: drain's num_items is an integer");
+  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  {
+    if (num_items < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  const auto n = static_cast<unsigned long long>(num_items);
+  void* parts[1];
+  if (const cudaError_t err = detail::two_phase(detail::temp_layout<1>{{sizeof(work_queue_state)}}, d_temp_storage,
+                                                temp_storage_bytes, parts);
+      err != cudaSuccess || d_temp_storage == nullptr || n == 0)
+  {
+    return err;
+  }
+  if (d_items == nullptr)
+  {
+    return cudaErrorInvalidValue;
+  }
+  if (const cudaError_t err = detail::check_stream(stream); err != cudaSuccess)
+  {
+    return err;
+  }
+  int index = -1;
+  if (const cudaError_t err = detail::running_arch_index(index); err != cudaSuccess)
+  {
+    return err;
+  }
+  return detail::dispatch_policy<Selector>(index, [&](auto arch) -> cudaError_t {
+    static_assert(detail::check_drain_policy<Selector, decltype(arch)::value>());
+    constexpr drain_policy p = detail::policy_at<Selector>(decltype(arch)::value);
+    auto* state              = static_cast<work_queue_state*>(parts[0]);
+    if (const cudaError_t err = detail::fresh_state(state, ::ptxw::detail::queue_tag_byte, stream); err != cudaSuccess)
+    {
+      return err;
+    }
+    auto* kernel                = detail::drain_kernel<p.block_threads, p.batch, T, Op>;
+    unsigned long long resident = 0;
+    if (const cudaError_t err = detail::resident_blocks(kernel, p.block_threads, resident); err != cudaSuccess)
+    {
+      return err;
+    }
+    const unsigned long long blocks = resident < n ? resident : n;
+    kernel<<<static_cast<unsigned>(blocks), p.block_threads, 0, stream>>>(detail::access::queue(d_items, n, state), op);
+    return cudaGetLastError();
+  });
+}
+
+// Both phases, with temporary storage from e.resource.
+template <class Selector = drain_selector, class T, class NumItems, class Op, class Resource = stream_ordered_resource>
+cudaError_t drain(const T* d_items, NumItems num_items, Op op, env<Resource> e = {})
+{
+  return detail::with_temp_storage(e, [&](void* d_temp_storage, std::size_t& bytes) {
+    return drain<Selector>(d_temp_storage, bytes, d_items, num_items, op, e.stream);
+  });
+}
+} // namespace device
+PTXW_NAMESPACE_END

@@ -1,0 +1,330 @@
+// ptxw/device/for_each_canceled.h: op(index) for every index of a 1D, 2D or 3D shape, scheduled by
+// ptxw's work stealing -- the device-scope call of for_each_canceled_block, in CUB's conventions.
+//
+//   std::size_t bytes = 0;
+//   ptxw::device::for_each_canceled(nullptr, bytes, n, op);             // size query
+//   ptxw::device::for_each_canceled(temp, bytes, n, op, stream);        // op(i), i in [0, n)
+//   ptxw::device::for_each_canceled(temp, bytes, ptxw::device::shape<2>{{nx, ny}}, op2);   // op2(x, y)
+//   ptxw::device::for_each_canceled(n, op, ptxw::device::env{stream});  // both phases, cudaMallocAsync
+//
+// Like cub::DeviceFor::ForEachN, op is called once per index, from any thread, in no particular
+// order, and must not synchronise with other threads (it runs in divergent code). Unlike it, the
+// indices are not dealt out statically: CTAs steal tiles of policy.block_threads * policy.rounds
+// indices (hardware cluster launch control on sm_100 and newer, counter_t on sm_90: a persistent
+// grid, ptxw/clc/counter.h), and inside its tile each warp takes the next 32 indices when it is
+// done with its last. A warp held up by a slow index holds up nobody else until the tile ends,
+// where CUB's block holds its SM slots until its slowest warp finishes. That pays where per-index
+// costs are skewed and the work waits rather than computes (memory latency); docs/device.md has
+// the figures against CUB.
+//
+// The scheduler's memory (the counter; the emulation's claims and responses) comes from the
+// temporary storage. Errors, before anything is written or launched:
+//   cudaErrorInvalidValue    a temporary storage smaller than the size query reported; a shape
+//                            whose indices overflow 64 bits, or with more tiles than a grid holds
+//                            (2^31 - 1); a negative n
+//   cudaErrorInvalidDevice   a stream of another device than the current one
+//   cudaErrorInvalidDeviceFunction  the build has no cubin for the device (its policy is unknown)
+// An empty shape is a valid no-op that launches nothing. Otherwise the launch's error.
+#pragma once
+
+#include <ptxw/clc_host.h>
+#include <ptxw/device/env.h>
+#include <ptxw/device/policy.h>
+#include <ptxw/device/temp_storage.h>
+#include <ptxw/work_stealing.h>
+
+#include <cuda/std/type_traits>
+
+PTXW_NAMESPACE_BEGIN
+namespace device {
+// The extents of a Rank-dimensional index space, x first (fastest).
+template <int Rank>
+struct shape
+{
+  static_assert(Rank >= 1 && Rank <= 3, PTXW_RULE(R10) "a shape has 1, 2 or 3 dimensions");
+  unsigned long long extent[Rank];
+};
+
+namespace detail {
+template <scheduler B>
+struct backend_type;
+template <>
+struct backend_type<scheduler::automatic>
+{
+  using type = clc::automatic_t;
+};
+template <>
+struct backend_type<scheduler::counter>
+{
+  using type = clc::counter_t;
+};
+template <>
+struct backend_type<scheduler::emulated>
+{
+  using type = clc::emulated_t;
+};
+template <>
+struct backend_type<scheduler::hardware>
+{
+  using type = clc::hardware_t;
+};
+template <scheduler B>
+using backend_t = typename backend_type<B>::type;
+
+// The first architecture (in __CUDA_ARCH__ units) a backend runs on.
+__host__ __device__ constexpr int first_arch(scheduler b)
+{
+  return b == scheduler::hardware ? 1000 : 900;
+}
+
+template <int Rank>
+constexpr bool volume(const shape<Rank>& s, unsigned long long& n)
+{
+  n = 1;
+  for (unsigned long long e : s.extent)
+  {
+    if (e != 0 && n > ~0ull / e)
+    {
+      return false;
+    }
+    n *= e;
+  }
+  return true;
+}
+
+// op at linear index i of s.
+template <class Index, int Rank, class Op>
+__device__ void invoke(Op& op, const shape<Rank>& s, unsigned long long i)
+{
+  if constexpr (Rank == 1)
+  {
+    op(static_cast<Index>(i));
+  }
+  else if constexpr (Rank == 2)
+  {
+    op(i % s.extent[0], i / s.extent[0]);
+  }
+  else
+  {
+    const unsigned long long row = i / s.extent[0];
+    op(i % s.extent[0], row % s.extent[1], row / s.extent[1]);
+  }
+}
+
+template <int Threads, int Rounds, int Cluster, scheduler B, class Index, int Rank, class Op>
+__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, Op op,
+                                                           clc::context<backend_t<B>> ctx)
+{
+#if defined(__CUDA_ARCH__)
+  if constexpr (__CUDA_ARCH__ >= first_arch(B)) // other architectures of the build never launch it
+  {
+    // Per tile: warps take its chunks of 32 indices from a shared counter. Two counters alternate;
+    // thread 0 clears the next tile's while this one runs, and the loop's barrier between two
+    // tiles orders that before the next tile's first claim.
+    constexpr unsigned chunks = Threads / 32 * Rounds;
+    __shared__ unsigned claimed[2];
+    unsigned current = 0;
+    if (threadIdx.x == 0)
+    {
+      claimed[0] = claimed[1] = 0;
+    }
+    __syncthreads();
+    auto tile = [&](dim3 block) {
+      if (threadIdx.x == 0)
+      {
+        claimed[current ^ 1] = 0;
+      }
+      const unsigned long long first = static_cast<unsigned long long>(block.x) * (Threads * Rounds);
+      const unsigned lane            = threadIdx.x % 32;
+      while (true)
+      {
+        unsigned chunk = 0;
+        if (lane == 0)
+        {
+          chunk = atomicAdd(&claimed[current], 1u);
+        }
+        chunk = __shfl_sync(~0u, chunk, 0);
+        if (chunk >= chunks)
+        {
+          break;
+        }
+        const unsigned long long i = first + chunk * 32ull + lane;
+        if (i < n)
+        {
+          invoke<Index>(op, s, i);
+        }
+      }
+      current ^= 1;
+    };
+    if constexpr (Cluster == 1)
+    {
+      for_each_canceled_block<1>(ctx, tile);
+    }
+    else
+    {
+      for_each_canceled_cluster<1>(ctx, tile);
+    }
+  }
+#else
+  (void) s, (void) n, (void) op, (void) ctx;
+#endif
+}
+
+// What a policy needs for n indices: its tiles (a whole number of clusters) and the temporary
+// storage of its backend.
+struct for_each_plan
+{
+  unsigned long long tiles;
+  unsigned long long units; // clusters (tiles where there are no clusters)
+  bool emulated;
+};
+
+constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n)
+{
+  const unsigned long long tile  = static_cast<unsigned long long>(p.block_threads) * p.rounds;
+  const unsigned long long units = (n / tile + (n % tile != 0) + p.cluster - 1) / p.cluster;
+  return {units * p.cluster, units, p.backend == scheduler::emulated};
+}
+
+// counters (2 x u64), the emulation's claims (u32 per unit) and responses (uint4 per unit); the
+// largest over the build's policies.
+template <class Selector>
+constexpr temp_layout<3> for_each_layout(unsigned long long n)
+{
+  unsigned long long units = 0;
+  for (int i = 0; i < build_arch_count; ++i)
+  {
+    const for_each_plan p = plan(policy_at<Selector>(i), n);
+    units                 = p.emulated && p.units > units ? p.units : units;
+  }
+  return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
+}
+
+template <class Selector, int I>
+constexpr bool check_for_each_policy()
+{
+  constexpr for_each_policy p = policy_at<Selector>(I);
+  static_assert(p.block_threads >= 32 && p.block_threads <= 1024 && p.block_threads % 32 == 0,
+                PTXW_RULE(R18) "a for_each_policy's block_threads is a multiple of 32 in [32, 1024]");
+  static_assert(p.rounds >= 1 && p.cluster >= 1 && p.cluster <= 8,
+                PTXW_RULE(R18) "a for_each_policy has rounds >= 1 and a cluster of 1 to 8 CTAs");
+  static_assert(build_archs[I] >= first_arch(p.backend),
+                PTXW_RULE(R9) "the selector picks a scheduler the architecture does not have: "
+                "for_each_canceled needs sm_90, its hardware scheduler sm_100 or newer");
+  return true;
+}
+
+template <class Selector, class Index, int Rank, class Op>
+cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long long n, Op& op, cudaStream_t stream)
+{
+  int index = -1;
+  if (const cudaError_t err = running_arch_index(index); err != cudaSuccess)
+  {
+    return err;
+  }
+  return dispatch_policy<Selector>(index, [&](auto arch) -> cudaError_t {
+    static_assert(check_for_each_policy<Selector, decltype(arch)::value>());
+    constexpr for_each_policy p = policy_at<Selector>(decltype(arch)::value);
+    using backend               = backend_t<p.backend>;
+    const for_each_plan pl      = plan(p, n);
+    const clc::detail::scheduler_memory memory{static_cast<unsigned long long*>(parts[0]),
+                                               static_cast<::cuda::std::uint32_t*>(parts[1]),
+                                               static_cast<uint4*>(parts[2])};
+    // A fresh cursor, and for the emulation claims of no launch (epoch 1 finds them all 0).
+    const std::size_t fresh = pl.emulated ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
+                                              + pl.units * sizeof(::cuda::std::uint32_t)
+                                          : 2 * sizeof(unsigned long long);
+    if (const cudaError_t err = cudaMemsetAsync(parts[0], 0, fresh, stream); err != cudaSuccess)
+    {
+      return err;
+    }
+    const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
+    clc::context<backend> ctx{};
+    ctx.state = clc::detail::make_state<backend>(memory, grid, cluster, 1u, 0u, 0x9e3779b9u);
+    auto* kernel = for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>;
+    dim3 launched;
+    if (const cudaError_t err = clc::detail::launch_grid<backend>(kernel, grid, block, 0, cluster, launched);
+        err != cudaSuccess)
+    {
+      return err;
+    }
+    if constexpr (p.cluster == 1)
+    {
+      kernel<<<launched, block, 0, stream>>>(s, n, op, ctx);
+      return cudaGetLastError();
+    }
+    else
+    {
+      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, op, ctx);
+    }
+  });
+}
+} // namespace detail
+
+namespace detail {
+// Both forms' steps, in the order of the header's errors.
+template <class Selector, class Index, int Rank, class Op>
+cudaError_t for_each_two_phase(void* d_temp_storage, std::size_t& temp_storage_bytes, const shape<Rank>& s, Op& op,
+                               cudaStream_t stream)
+{
+  unsigned long long n = 0;
+  if (!volume(s, n))
+  {
+    return cudaErrorInvalidValue;
+  }
+  for (int i = 0; i < build_arch_count; ++i)
+  {
+    if (plan(policy_at<Selector>(i), n).tiles > 0x7fffffffull)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  void* parts[3];
+  if (const cudaError_t err = two_phase(for_each_layout<Selector>(n), d_temp_storage, temp_storage_bytes, parts);
+      err != cudaSuccess || d_temp_storage == nullptr || n == 0)
+  {
+    return err;
+  }
+  if (const cudaError_t err = check_stream(stream); err != cudaSuccess)
+  {
+    return err;
+  }
+  return for_each_run<Selector, Index>(parts, s, n, op, stream);
+}
+} // namespace detail
+
+// op(x[, y[, z]]) for every index of s; the two-phase call.
+template <class Selector = for_each_selector, int Rank, class Op>
+cudaError_t for_each_canceled(void* d_temp_storage, std::size_t& temp_storage_bytes, shape<Rank> s, Op op,
+                              cudaStream_t stream = 0)
+{
+  return detail::for_each_two_phase<Selector, unsigned long long>(d_temp_storage, temp_storage_bytes, s, op, stream);
+}
+
+// op(i) for i in [0, num_items), i of NumItems' type, as cub::DeviceFor::ForEachN.
+template <class Selector = for_each_selector, class NumItems, class Op,
+          ::cuda::std::enable_if_t<::cuda::std::is_integral_v<NumItems>, int> = 0>
+cudaError_t for_each_canceled(void* d_temp_storage, std::size_t& temp_storage_bytes, NumItems num_items, Op op,
+                              cudaStream_t stream = 0)
+{
+  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  {
+    if (num_items < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  const shape<1> s{{static_cast<unsigned long long>(num_items)}};
+  return detail::for_each_two_phase<Selector, NumItems>(d_temp_storage, temp_storage_bytes, s, op, stream);
+}
+
+// Both phases, with temporary storage from e.resource.
+template <class Selector = for_each_selector, class Extent, class Op, class Resource = stream_ordered_resource>
+cudaError_t for_each_canceled(Extent extent, Op op, env<Resource> e = {})
+{
+  return detail::with_temp_storage(e, [&](void* d_temp_storage, std::size_t& bytes) {
+    return for_each_canceled<Selector>(d_temp_storage, bytes, extent, op, e.stream);
+  });
+}
+} // namespace device
+PTXW_NAMESPACE_END

@@ -1,0 +1,263 @@
+// ptxw/device/policy.h: what a device-scope algorithm is tuned by, per compute capability, and how
+// a stateless selector becomes one kernel per distinct policy.
+//
+//   struct my_selector                                   // replaces ptxw::device::for_each_selector
+//   {
+//     constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability cc) const
+//     {
+//       return cc.major() >= 10 ? ptxw::device::for_each_policy{256, 8, 1, ptxw::device::scheduler::hardware}
+//                               : ptxw::device::for_each_policy{128, 8, 1, ptxw::device::scheduler::counter};
+//     }
+//   };
+//   ptxw::device::for_each_canceled<my_selector>(d_temp, bytes, n, op, stream);
+//
+// A selector maps the compute capability of the cubin that runs (cudaFuncAttributes::binaryVersion,
+// as CUB's PtxVersion) to a policy. It is evaluated at compile time for every architecture of the
+// build (__CUDA_ARCH_LIST__), and each algorithm instantiates one kernel per distinct policy among
+// them: architectures whose policies are equal share a kernel (CUB's idea, without its
+// ChainedPolicy; this is the shape of CCCL's newer policy selectors, `constexpr Policy
+// operator()(cuda::compute_capability) const`, which CCCL 3.0.1 does not have yet).
+//
+// The default values and the runs that chose them: docs/device.md.
+#pragma once
+
+#include <ptxw/clc.h>
+
+#include <atomic>
+#include <cstddef>
+
+PTXW_NAMESPACE_BEGIN
+namespace device {
+// The compute capability a binary was built for, as major * 10 + minor (90 for sm_90a, 100 for sm_100a).
+struct compute_capability
+{
+  int value;
+  constexpr int major() const noexcept
+  {
+    return value / 10;
+  }
+  constexpr int minor() const noexcept
+  {
+    return value % 10;
+  }
+};
+
+// Which ptxw::clc backend steals the blocks (ptxw/clc/slot.h): automatic is the hardware's cluster
+// launch control on sm_100 and newer and counter on sm_90; emulated is the faithful emulation.
+enum class scheduler
+{
+  automatic,
+  counter,
+  emulated,
+  hardware
+};
+
+// for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
+// work stealing, cluster CTAs at a time (1: no clusters); inside a tile each warp takes the next 32
+// indices when it is done with its last, so a warp held up by a slow index does not hold up the CTA.
+struct for_each_policy
+{
+  int block_threads;
+  int rounds;
+  int cluster;
+  scheduler backend;
+};
+
+// reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
+// (vectorised where the input allows), at most max_blocks blocks (each leaves one partial in the
+// temporary storage), and the block that arrives last merges (ptxw/last_block.h).
+struct reduce_policy
+{
+  int block_threads;
+  int items_per_thread;
+  int max_blocks;
+};
+
+// drain: blocks of block_threads threads take up to batch items per atomic (ptxw/work_queue.h).
+struct drain_policy
+{
+  int block_threads;
+  int batch;
+};
+
+constexpr bool operator==(const for_each_policy& a, const for_each_policy& b)
+{
+  return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend;
+}
+constexpr bool operator==(const reduce_policy& a, const reduce_policy& b)
+{
+  return a.block_threads == b.block_threads && a.items_per_thread == b.items_per_thread && a.max_blocks == b.max_blocks;
+}
+constexpr bool operator==(const drain_policy& a, const drain_policy& b)
+{
+  return a.block_threads == b.block_threads && a.batch == b.batch;
+}
+
+// The defaults. sm_90 values measured on an H100 (docs/device.md); sm_100 and newer are the same
+// values with the hardware's cluster launch control, argued there and not measured (no such GPU).
+struct for_each_selector
+{
+  constexpr for_each_policy operator()(compute_capability) const
+  {
+    return {256, 8, 1, scheduler::automatic};
+  }
+};
+struct reduce_selector
+{
+  constexpr reduce_policy operator()(compute_capability) const
+  {
+    return {256, 16, 2048};
+  }
+};
+struct drain_selector
+{
+  constexpr drain_policy operator()(compute_capability) const
+  {
+    return {128, 4};
+  }
+};
+
+namespace detail {
+#if defined(__CUDA_ARCH_LIST__)
+inline constexpr int build_archs[] = {__CUDA_ARCH_LIST__}; // 900, 1000, ...
+#else
+inline constexpr int build_archs[] = {900}; // a host compiler alone builds no kernel
+#endif
+inline constexpr int build_arch_count = static_cast<int>(sizeof(build_archs) / sizeof(build_archs[0]));
+
+template <class Selector>
+constexpr auto policy_at(int i)
+{
+  return Selector{}(compute_capability{build_archs[i] / 10});
+}
+
+// The first architecture of the build whose policy equals architecture i's: kernels are
+// instantiated for these only.
+template <class Selector>
+constexpr int first_with_policy_of(int i)
+{
+  for (int j = 0; j < i; ++j)
+  {
+    if (policy_at<Selector>(j) == policy_at<Selector>(i))
+    {
+      return j;
+    }
+  }
+  return i;
+}
+
+template <class Selector>
+constexpr int distinct_policies()
+{
+  int n = 0;
+  for (int i = 0; i < build_arch_count; ++i)
+  {
+    n += first_with_policy_of<Selector>(i) == i;
+  }
+  return n;
+}
+
+// The build architecture a device runs: the cubin the driver picks for it (binaryVersion * 10),
+// found among build_archs; -1 where the build has none (the driver would JIT the PTX of another).
+inline int build_arch_index(int binary_version)
+{
+  for (int i = 0; i < build_arch_count; ++i)
+  {
+    if (build_archs[i] / 10 == binary_version)
+    {
+      return i;
+    }
+  }
+  return -1;
+}
+
+template <class = void>
+__global__ void probe_kernel()
+{}
+
+// The index in build_archs of the cubin the current device runs (cudaFuncAttributes::binaryVersion
+// of a kernel of this build, remembered per device); cudaErrorInvalidDeviceFunction where it runs none.
+inline cudaError_t running_arch_index(int& index)
+{
+  static std::atomic<int> known[256]; // binaryVersion + 1 per device ordinal; 0: not asked yet
+  int device = 0;
+  if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
+  {
+    return err;
+  }
+  int version = device < 256 ? known[device].load(std::memory_order_relaxed) - 1 : -1;
+  if (version < 0)
+  {
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, probe_kernel<>); err != cudaSuccess)
+    {
+      return err;
+    }
+    version = attributes.binaryVersion;
+    if (device < 256)
+    {
+      known[device].store(version + 1, std::memory_order_relaxed);
+    }
+  }
+  index = build_arch_index(version);
+  return index < 0 ? cudaErrorInvalidDeviceFunction : cudaSuccess;
+}
+
+// How many blocks of `kernel` (block_threads each, no dynamic shared memory) the current device
+// holds at once, remembered per device for each kernel.
+template <class Kernel>
+cudaError_t resident_blocks(Kernel* kernel, int block_threads, unsigned long long& blocks)
+{
+  static std::atomic<unsigned long long> known[256]; // per device ordinal; 0: not asked yet
+  int device = 0;
+  if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
+  {
+    return err;
+  }
+  blocks = device < 256 ? known[device].load(std::memory_order_relaxed) : 0;
+  if (blocks == 0)
+  {
+    int per_sm = 0, sms = 0;
+    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); err != cudaSuccess
+        || (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0)) != cudaSuccess)
+    {
+      return err;
+    }
+    if (per_sm <= 0)
+    {
+      return cudaErrorInvalidConfiguration;
+    }
+    blocks = static_cast<unsigned long long>(per_sm) * sms;
+    if (device < 256)
+    {
+      known[device].store(blocks, std::memory_order_relaxed);
+    }
+  }
+  return cudaSuccess;
+}
+
+// Calls launch(std::integral_constant<int, I>) for the architecture I that shares index's policy and
+// comes first: one instantiation per distinct policy.
+template <class Selector, int I = 0, class Launch>
+cudaError_t dispatch_policy(int index, Launch&& launch)
+{
+  if constexpr (I < build_arch_count)
+  {
+    if constexpr (first_with_policy_of<Selector>(I) == I)
+    {
+      if (first_with_policy_of<Selector>(index) == I)
+      {
+        return launch(::cuda::std::integral_constant<int, I>{});
+      }
+    }
+    return dispatch_policy<Selector, I + 1>(index, static_cast<Launch&&>(launch));
+  }
+  else
+  {
+    (void) index;
+    return cudaErrorInvalidDeviceFunction;
+  }
+}
+} // namespace detail
+} // namespace device
+PTXW_NAMESPACE_END
