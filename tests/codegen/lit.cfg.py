@@ -12,6 +12,7 @@
 #                  name: the checks `ptxw update-checks` writes (tools/ptxwtools/update_checks.py)
 #   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
 #   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
+#   %cuobjdump     the cuobjdump the suite disassembles with
 #
 # Correct code compiles without warnings on every target: %ptxw-compile fails on any warning or
 # advisory of nvcc or ptxas, and %nvcc makes every warning an error (-Werror all-warnings), so a
@@ -39,7 +40,7 @@ try:
     target = targets.parse(params["target"])
     tc = toolchain.find_toolchain(params.get("cuda_root"))
     filecheck = toolchain.find_filecheck()
-    toolchain.find_disassembler(tc.root)
+    cuobjdump = toolchain.find_disassembler(tc.root)
     known_targets, ptxas_version = tc.targets, tc.version
 except (targets.UnknownTarget, toolchain.ToolError) as e:
     lit_config.fatal(str(e))
@@ -76,6 +77,7 @@ from ptxw_format import ShTestWithoutWarnings  # noqa: E402
 
 config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, compile_)  # %nvcc, %ptxw-compile
 config.substitutions += [
+    ("%cuobjdump", str(cuobjdump)),
     ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
     # %sass-generated=GEN,RELAXED-GEN: the checks `ptxw update-checks` writes, under the prefixes of each
     # name (GEN-SASS, GEN-SASS-SM10X, GEN-SASS-SM100A, RELAXED-GEN-SASS, ...); up to three names.

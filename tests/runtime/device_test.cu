@@ -1,0 +1,452 @@
+// ptxw/device.h: the device-scope algorithms. DeviceArgs runs without a GPU (the checks before any
+// CUDA call: size query, too small a buffer, bad arguments); the others run on the H100 against a
+// CPU reference.
+#include <ptxw/device.h>
+
+#include <numeric>
+#include <vector>
+
+#include "gpu.h"
+
+namespace {
+
+struct count_hits
+{
+  unsigned* hits;
+  template <class I>
+  __device__ void operator()(I i) const
+  {
+    atomicAdd(hits + i, 1u);
+  }
+};
+
+// The 3D form: each coordinate within its extent, and the linear index x-fastest.
+struct count_hits_3d
+{
+  unsigned* hits;
+  unsigned long long nx, ny, nz;
+  __device__ void operator()(unsigned long long x, unsigned long long y, unsigned long long z) const
+  {
+    if (x < nx && y < ny && z < nz)
+    {
+      atomicAdd(hits + x + nx * (y + ny * z), 1u);
+    }
+  }
+};
+
+struct job
+{
+  unsigned id;
+  unsigned spin;
+};
+
+// Every thread of the block takes part (a block-wide job): thread 0 counts, after a barrier.
+struct run_job
+{
+  unsigned* hits;
+  __device__ void operator()(const job& j) const
+  {
+    __shared__ unsigned seen;
+    if (threadIdx.x == 0)
+    {
+      seen = 0;
+    }
+    __syncthreads();
+    atomicAdd(&seen, 1u);
+    __syncthreads();
+    if (threadIdx.x == 0 && seen == blockDim.x)
+    {
+      atomicAdd(hits + j.id, 1u);
+    }
+  }
+};
+
+struct max_op
+{
+  __host__ __device__ long long operator()(long long a, long long b) const
+  {
+    return a > b ? a : b;
+  }
+};
+
+// Selectors that differ from the default: the faithful emulation, and clusters of 2.
+struct emulated_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {128, 2, 1, ptxw::device::scheduler::emulated};
+  }
+};
+struct cluster_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {128, 4, 2, ptxw::device::scheduler::counter};
+  }
+};
+
+int value_at(std::size_t i)
+{
+  return static_cast<int>((i * 2654435761u) % 2001) - 1000;
+}
+
+} // namespace
+
+// ---- without a GPU: what is checked before any CUDA call ----
+
+TEST(DeviceArgs, SizeQueryWritesTheSizeAndAtLeastTheStateItNeeds)
+{
+  std::size_t small = 0, large = 0, emulated_small = 0, emulated_large = 0;
+  EXPECT_EQ(ptxw::device::for_each_canceled(nullptr, small, 1000, count_hits{nullptr}), cudaSuccess);
+  EXPECT_EQ(ptxw::device::for_each_canceled(nullptr, large, 100000000, count_hits{nullptr}), cudaSuccess);
+  // counter_t and the hardware need the counters only; the emulation a claim and a response per tile.
+  EXPECT_EQ(small, large);
+  EXPECT_GE(small, 2 * sizeof(unsigned long long));
+  EXPECT_EQ(ptxw::device::for_each_canceled<emulated_selector>(nullptr, emulated_small, 256, count_hits{nullptr}),
+            cudaSuccess);
+  EXPECT_EQ(ptxw::device::for_each_canceled<emulated_selector>(nullptr, emulated_large, 256 * 1001, count_hits{nullptr}),
+            cudaSuccess);
+  EXPECT_GE(emulated_large - emulated_small, 1000 * (4 + 16)); // 1000 tiles more
+  std::size_t r_small = 0, r_large = 0;
+  EXPECT_EQ(ptxw::device::sum(nullptr, r_small, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr), 10),
+            cudaSuccess);
+  EXPECT_EQ(ptxw::device::sum(nullptr, r_large, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr),
+                              1000000000),
+            cudaSuccess);
+  EXPECT_GT(r_large, r_small); // a partial per block, up to max_blocks
+}
+
+TEST(DeviceArgs, TooSmallStorageIsRefusedAndNothingIsWritten)
+{
+  std::size_t bytes = 0;
+  ASSERT_EQ(ptxw::device::for_each_canceled(nullptr, bytes, 1000, count_hits{nullptr}), cudaSuccess);
+  std::vector<unsigned char> host(bytes, 0xab); // host memory: a write or a launch would show (or fault)
+  std::size_t less = bytes - 1;
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), less, 1000, count_hits{nullptr}), cudaErrorInvalidValue);
+  EXPECT_EQ(less, bytes - 1);
+  std::size_t r = 0;
+  ASSERT_EQ(ptxw::device::sum(nullptr, r, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr), 1000),
+            cudaSuccess);
+  host.assign(r, 0xab);
+  less = r - 1;
+  EXPECT_EQ(ptxw::device::sum(host.data(), less, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr), 1000),
+            cudaErrorInvalidValue);
+  std::size_t d = 0;
+  ASSERT_EQ(ptxw::device::drain(nullptr, d, static_cast<const job*>(nullptr), 10, run_job{nullptr}), cudaSuccess);
+  less = d - 1;
+  EXPECT_EQ(ptxw::device::drain(host.data(), less, static_cast<const job*>(nullptr), 10, run_job{nullptr}),
+            cudaErrorInvalidValue);
+  for (unsigned char b : host)
+  {
+    ASSERT_EQ(b, 0xab);
+  }
+}
+
+TEST(DeviceArgs, BadArgumentsAreInvalidValue)
+{
+  std::vector<unsigned char> host(4096, 0);
+  std::size_t bytes = host.size();
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), bytes, -1, count_hits{nullptr}), cudaErrorInvalidValue);
+  // 2^33 x 2^33: more indices than 64 bits count; 2^62: more tiles than a grid has.
+  const ptxw::device::shape<3> overflow{{1ull << 33, 1ull << 33, 1}};
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), bytes, overflow, count_hits_3d{}), cudaErrorInvalidValue);
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), bytes, 1ull << 62, count_hits{nullptr}), cudaErrorInvalidValue);
+  const int in = 0;
+  EXPECT_EQ(ptxw::device::sum(host.data(), bytes, &in, static_cast<long long*>(nullptr), 1), cudaErrorInvalidValue);
+  long long out = 0;
+  EXPECT_EQ(ptxw::device::sum(host.data(), bytes, static_cast<const int*>(nullptr), &out, 5), cudaErrorInvalidValue);
+  EXPECT_EQ(ptxw::device::sum(host.data(), bytes, &in, &out, -3), cudaErrorInvalidValue);
+  EXPECT_EQ(ptxw::device::drain(host.data(), bytes, static_cast<const job*>(nullptr), 3, run_job{nullptr}),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(out, 0);
+}
+
+TEST(DeviceArgs, EmptyShapesAreValidNoOps)
+{
+  std::vector<unsigned char> host(4096, 0xab); // host memory: any memset or launch would fail or show
+  std::size_t bytes = host.size();
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), bytes, 0, count_hits{nullptr}), cudaSuccess);
+  EXPECT_EQ(ptxw::device::for_each_canceled(host.data(), bytes, ptxw::device::shape<3>{{5, 0, 7}}, count_hits_3d{}),
+            cudaSuccess);
+  EXPECT_EQ(ptxw::device::drain(host.data(), bytes, static_cast<const job*>(nullptr), 0, run_job{nullptr}), cudaSuccess);
+  for (unsigned char b : host)
+  {
+    ASSERT_EQ(b, 0xab);
+  }
+}
+
+// ---- on the GPU ----
+
+class Device : public Gpu
+{
+protected:
+  // Runs f(temp, bytes) with storage of exactly the queried size, starting one byte past an
+  // aligned address (the parts are aligned inside it).
+  template <class F>
+  cudaError_t with_exact_storage(F&& f)
+  {
+    std::size_t bytes = 0;
+    if (const cudaError_t err = f(nullptr, bytes); err != cudaSuccess)
+    {
+      return err;
+    }
+    unsigned char* base = nullptr;
+    if (const cudaError_t err = cudaMalloc(&base, bytes + 1); err != cudaSuccess)
+    {
+      return err;
+    }
+    const cudaError_t err = f(base + 1, bytes);
+    const cudaError_t sync = cudaDeviceSynchronize();
+    (void) cudaFree(base);
+    return err != cudaSuccess ? err : sync;
+  }
+
+  static void expect_once(const DeviceBuffer<unsigned>& hits)
+  {
+    std::vector<unsigned> h;
+    ASSERT_EQ(hits.download(h), cudaSuccess);
+    std::size_t wrong = 0, first = h.size();
+    for (std::size_t i = 0; i < h.size(); ++i)
+    {
+      if (h[i] != 1)
+      {
+        first = wrong++ == 0 ? i : first;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "indices not run exactly once; the first: " << first << " ran "
+                         << (first < h.size() ? h[first] : 0) << " times";
+  }
+};
+
+TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
+{
+  for (unsigned n : {1u, 31u, 2048u, 1000003u})
+  {
+    DeviceBuffer<unsigned> hits;
+    PTXW_CUDA_OK(hits.allocate(n));
+    PTXW_CUDA_OK(hits.fill_bytes(0));
+    PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
+      return ptxw::device::for_each_canceled(t, b, n, count_hits{hits.get()});
+    }));
+    expect_once(hits);
+  }
+}
+
+TEST_F(Device, ForEachCanceledOnEmulationAndClusters)
+{
+  const unsigned n = 300007;
+  DeviceBuffer<unsigned> a, b;
+  PTXW_CUDA_OK(a.allocate(n));
+  PTXW_CUDA_OK(a.fill_bytes(0));
+  PTXW_CUDA_OK(b.allocate(n));
+  PTXW_CUDA_OK(b.fill_bytes(0));
+  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& bytes) {
+    return ptxw::device::for_each_canceled<emulated_selector>(t, bytes, n, count_hits{a.get()});
+  }));
+  expect_once(a);
+  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& bytes) {
+    return ptxw::device::for_each_canceled<cluster_selector>(t, bytes, n, count_hits{b.get()});
+  }));
+  expect_once(b);
+}
+
+TEST_F(Device, ForEachCanceledPassesCoordinatesOf3dShapes)
+{
+  const unsigned long long nx = 1000, ny = 37, nz = 5;
+  DeviceBuffer<unsigned> hits;
+  PTXW_CUDA_OK(hits.allocate(nx * ny * nz));
+  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled(ptxw::device::shape<3>{{nx, ny, nz}},
+                                               count_hits_3d{hits.get(), nx, ny, nz}, ptxw::device::env{}));
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  expect_once(hits);
+}
+
+TEST_F(Device, TooSmallStorageLaunchesNothing)
+{
+  const unsigned n = 5000;
+  DeviceBuffer<unsigned> hits;
+  PTXW_CUDA_OK(hits.allocate(n));
+  PTXW_CUDA_OK(hits.fill_bytes(0));
+  std::size_t bytes = 0;
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits.get()}));
+  DeviceBuffer<unsigned char> temp;
+  PTXW_CUDA_OK(temp.allocate(bytes));
+  std::size_t less = bytes - 1;
+  EXPECT_EQ(ptxw::device::for_each_canceled(temp.get(), less, n, count_hits{hits.get()}), cudaErrorInvalidValue);
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<unsigned> h;
+  PTXW_CUDA_OK(hits.download(h));
+  EXPECT_EQ(std::accumulate(h.begin(), h.end(), 0ull), 0ull);
+}
+
+TEST_F(Device, SeveralStreamsAtOnce)
+{
+  const unsigned n = 1 << 20;
+  cudaStream_t s[3];
+  DeviceBuffer<unsigned> hits[3];
+  DeviceBuffer<unsigned char> temp[3];
+  for (int k = 0; k < 3; ++k)
+  {
+    PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking));
+    PTXW_CUDA_OK(hits[k].allocate(n));
+    PTXW_CUDA_OK(hits[k].fill_bytes(0));
+    std::size_t bytes = 0;
+    PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits[k].get()}));
+    PTXW_CUDA_OK(temp[k].allocate(bytes));
+  }
+  for (int round = 0; round < 4; ++round)
+  {
+    for (int k = 0; k < 3; ++k)
+    {
+      std::size_t bytes = temp[k].size();
+      PTXW_CUDA_OK(ptxw::device::for_each_canceled(temp[k].get(), bytes, n, count_hits{hits[k].get()}, s[k]));
+    }
+  }
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  for (int k = 0; k < 3; ++k)
+  {
+    std::vector<unsigned> h;
+    PTXW_CUDA_OK(hits[k].download(h));
+    std::size_t wrong = 0;
+    for (unsigned v : h)
+    {
+      wrong += v != 4;
+    }
+    EXPECT_EQ(wrong, 0u) << "stream " << k;
+    PTXW_CUDA_OK(cudaStreamDestroy(s[k]));
+  }
+}
+
+TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
+{
+  const unsigned n = 123457;
+  DeviceBuffer<unsigned> hits;
+  DeviceBuffer<int> in;
+  DeviceBuffer<long long> out;
+  PTXW_CUDA_OK(hits.allocate(n));
+  PTXW_CUDA_OK(hits.fill_bytes(0));
+  std::vector<int> values(n);
+  for (unsigned i = 0; i < n; ++i)
+  {
+    values[i] = value_at(i);
+  }
+  PTXW_CUDA_OK(in.allocate(n));
+  PTXW_CUDA_OK(in.upload(values));
+  PTXW_CUDA_OK(out.allocate(1));
+  std::size_t fb = 0, rb = 0;
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, fb, n, count_hits{hits.get()}));
+  PTXW_CUDA_OK(ptxw::device::sum(nullptr, rb, in.get(), out.get(), n));
+  DeviceBuffer<unsigned char> ft, rt;
+  PTXW_CUDA_OK(ft.allocate(fb));
+  PTXW_CUDA_OK(rt.allocate(rb));
+  cudaStream_t s;
+  PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  PTXW_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, n, count_hits{hits.get()}, s);
+  const cudaError_t r = ptxw::device::sum(rt.get(), rb, in.get(), out.get(), n, s);
+  PTXW_CUDA_OK(cudaStreamEndCapture(s, &graph));
+  PTXW_CUDA_OK(f);
+  PTXW_CUDA_OK(r);
+  cudaGraphExec_t exec;
+  PTXW_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int k = 0; k < 3; ++k)
+  {
+    PTXW_CUDA_OK(cudaMemsetAsync(out.get(), 0xff, sizeof(long long), s));
+    PTXW_CUDA_OK(cudaGraphLaunch(exec, s));
+  }
+  PTXW_CUDA_OK(cudaStreamSynchronize(s));
+  std::vector<unsigned> h;
+  PTXW_CUDA_OK(hits.download(h));
+  std::size_t wrong = 0;
+  for (unsigned v : h)
+  {
+    wrong += v != 3;
+  }
+  EXPECT_EQ(wrong, 0u);
+  std::vector<long long> o;
+  PTXW_CUDA_OK(out.download(o));
+  EXPECT_EQ(o[0], std::accumulate(values.begin(), values.end(), 0ll));
+  PTXW_CUDA_OK(cudaGraphExecDestroy(exec));
+  PTXW_CUDA_OK(cudaGraphDestroy(graph));
+  PTXW_CUDA_OK(cudaStreamDestroy(s));
+}
+
+TEST_F(Device, ReduceMatchesTheCpu)
+{
+  const std::size_t max_n = 3000017;
+  std::vector<int> values(max_n + 1);
+  for (std::size_t i = 0; i < values.size(); ++i)
+  {
+    values[i] = value_at(i);
+  }
+  DeviceBuffer<int> in;
+  DeviceBuffer<long long> out;
+  PTXW_CUDA_OK(in.allocate(values.size()));
+  PTXW_CUDA_OK(in.upload(values));
+  PTXW_CUDA_OK(out.allocate(1));
+  // n = 0 writes init; odd sizes and a misaligned start take the scalar path and the tails.
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, std::size_t{1000000}, max_n})
+  {
+    for (int offset : {0, 1})
+    {
+      PTXW_CUDA_OK(out.fill_bytes(0xff));
+      PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
+        return ptxw::device::sum(t, b, in.get() + offset, out.get(), n);
+      }));
+      std::vector<long long> o;
+      PTXW_CUDA_OK(out.download(o));
+      EXPECT_EQ(o[0], std::accumulate(values.begin() + offset, values.begin() + offset + n, 0ll))
+        << "n " << n << " offset " << offset;
+    }
+  }
+  // A non-sum operator, init applied once, through the environment overload.
+  PTXW_CUDA_OK(ptxw::device::reduce(in.get(), out.get(), max_n, max_op{}, -5000ll, ptxw::device::env{}));
+  std::vector<long long> o;
+  PTXW_CUDA_OK(out.download(o));
+  EXPECT_EQ(o[0], *std::max_element(values.begin(), values.begin() + max_n));
+}
+
+TEST_F(Device, DrainTakesEveryItemOnceByAWholeBlock)
+{
+  const unsigned n = 20011;
+  std::vector<job> jobs(n);
+  for (unsigned i = 0; i < n; ++i)
+  {
+    jobs[i] = {i, i % 7};
+  }
+  DeviceBuffer<job> items;
+  DeviceBuffer<unsigned> hits;
+  PTXW_CUDA_OK(items.allocate(n));
+  PTXW_CUDA_OK(items.upload(jobs));
+  PTXW_CUDA_OK(hits.allocate(n));
+  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
+    return ptxw::device::drain(t, b, static_cast<const job*>(items.get()), n, run_job{hits.get()});
+  }));
+  expect_once(hits);
+  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(ptxw::device::drain(static_cast<const job*>(items.get()), n, run_job{hits.get()}, ptxw::device::env{}));
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  expect_once(hits);
+}
+
+TEST_F(Device, StreamOfAnotherDeviceIsInvalidDevice)
+{
+  int count = 0;
+  PTXW_CUDA_OK(cudaGetDeviceCount(&count));
+  if (count < 2)
+  {
+    GTEST_SKIP() << "needs two devices; this machine has " << count;
+  }
+  cudaStream_t other;
+  PTXW_CUDA_OK(cudaSetDevice(1));
+  PTXW_CUDA_OK(cudaStreamCreate(&other));
+  PTXW_CUDA_OK(cudaSetDevice(0));
+  DeviceBuffer<unsigned char> temp;
+  PTXW_CUDA_OK(temp.allocate(4096));
+  std::size_t bytes = 4096;
+  EXPECT_EQ(ptxw::device::for_each_canceled(temp.get(), bytes, 100, count_hits{nullptr}, other), cudaErrorInvalidDevice);
+  PTXW_CUDA_OK(cudaStreamDestroy(other));
+}
