@@ -1,16 +1,17 @@
-// One-launch reduction with ptxw::last_block against cub::DeviceReduce::Sum, measured side by side.
+// ptxw::device::sum (one launch, ptxw::last_block merging) against cub::DeviceReduce::Sum, side by side.
 //
 //   ptxw_bench_last_block_reduce [--reps R] [--max N]
 //
 // int32 inputs, int64 sums (CUB's accumulator for an int64 output is int64 too), n = 10^3 .. 10^9.
-// ptxw: one kernel -- a vectorised grid-stride sum per block (4 int4 loads in flight per thread),
-// the partial of each block, and the merge in the block that arrives last (ptxw/last_block.h).
-// CUB: its two-phase call with its own temporary storage, allocated once before timing (what a user
-// keeps between calls); for more than one tile it launches two kernels. Each is timed two ways, the
+// ptxw: ptxw::device::sum (ptxw/device/reduce.h) -- a memset of its ticket and one kernel: a
+// vectorised grid-stride sum per block (4 int4 loads in flight per thread), the partial of each
+// block, and the merge in the block that arrives last. CUB: its two-phase call, which for more than
+// one tile launches two kernels. Both with their temporary storage allocated once before timing
+// (what a user keeps between calls). Each is timed two ways, the
 // two interleaved: the latency of one call (events around it, median of R) and the time per call of
 // a stream of back-to-back calls (events around many, best of 5). Every result of every timed call
 // is checked against the host's exact sum; a wrong one makes the exit code 1.
-#include <ptxw/last_block_host.h>
+#include <ptxw/device/reduce.h>
 
 #include <cub/device/device_reduce.cuh>
 
@@ -23,9 +24,6 @@
 #include "check.h"
 
 namespace {
-
-constexpr unsigned kThreads = 256;
-constexpr unsigned kUnroll  = 4; // int4 loads in flight per thread and iteration: 16 ints
 
 __host__ __device__ int value_at(unsigned long long i)
 {
@@ -40,85 +38,6 @@ __global__ void fill(int* in, unsigned long long n)
        i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
   {
     in[i] = value_at(i);
-  }
-}
-
-// The block's sum, in thread 0.
-__device__ long long block_sum(long long v)
-{
-  __shared__ long long warps[kThreads / 32];
-  for (int offset = 16; offset > 0; offset /= 2)
-  {
-    v += __shfl_down_sync(~0u, v, offset);
-  }
-  if (threadIdx.x % 32 == 0)
-  {
-    warps[threadIdx.x / 32] = v;
-  }
-  __syncthreads();
-  long long s = 0;
-  if (threadIdx.x < 32)
-  {
-    s = threadIdx.x < kThreads / 32 ? warps[threadIdx.x] : 0;
-    for (int offset = 16; offset > 0; offset /= 2)
-    {
-      s += __shfl_down_sync(~0u, s, offset);
-    }
-  }
-  return s;
-}
-
-__global__ __launch_bounds__(kThreads) void last_block_sum(const int* __restrict__ in, unsigned long long n,
-                                                           long long* partials, long long* out,
-                                                           ptxw::last_block_ticket<> ticket)
-{
-  const auto* in4                  = reinterpret_cast<const int4*>(in);
-  const unsigned long long vectors = n / 4;
-  const unsigned long long stride  = static_cast<unsigned long long>(gridDim.x) * kThreads;
-  unsigned long long i             = blockIdx.x * static_cast<unsigned long long>(kThreads) + threadIdx.x;
-  long long sum                    = 0;
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride)
-  {
-    int4 v[kUnroll];
-#pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u)
-    {
-      v[u] = __ldg(in4 + i + u * stride);
-    }
-#pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u)
-    {
-      sum += static_cast<long long>(v[u].x) + v[u].y + static_cast<long long>(v[u].z) + v[u].w;
-    }
-  }
-  for (; i < vectors; i += stride)
-  {
-    const int4 v = __ldg(in4 + i);
-    sum += static_cast<long long>(v.x) + v.y + static_cast<long long>(v.z) + v.w;
-  }
-  for (unsigned long long j = vectors * 4 + blockIdx.x * static_cast<unsigned long long>(kThreads) + threadIdx.x;
-       j < n; j += stride)
-  {
-    sum += in[j];
-  }
-  sum = block_sum(sum);
-  if (threadIdx.x == 0)
-  {
-    partials[blockIdx.x] = sum;
-  }
-  if (ptxw::last_block(ticket))
-  {
-    long long total = 0;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
-    {
-      total += partials[b];
-    }
-    __syncthreads(); // block_sum's shared memory is reused
-    total = block_sum(total);
-    if (threadIdx.x == 0)
-    {
-      *out = total;
-    }
   }
 }
 
@@ -137,13 +56,14 @@ struct Timing
 class Bench
 {
   Options o_;
-  unsigned resident_ = 0;
-  int* in_           = nullptr;
-  long long* partials_ = nullptr;
-  long long* out_      = nullptr; // one slot per timed call
-  void* cub_temp_      = nullptr;
+  unsigned resident_     = 0;
+  int* in_               = nullptr;
+  long long* out_        = nullptr; // one slot per timed call
+  void* cub_temp_        = nullptr;
   std::size_t cub_bytes_ = 0;
-  ptxw::last_block_ticket_host<> ticket_;
+  void* ptxw_temp_       = nullptr;
+  std::size_t ptxw_bytes_ = 0;
+  static constexpr ptxw::device::reduce_policy kPolicy = ptxw::device::reduce_selector{}({90});
   cudaEvent_t start_, stop_;
   static constexpr unsigned kSlots = 4096;
 
@@ -154,12 +74,14 @@ public:
     cudaDeviceProp prop{};
     PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
     int per_sm = 0;
-    PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, last_block_sum, kThreads, 0));
+    PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, ptxw::device::detail::reduce_kernel<kPolicy.block_threads, kPolicy.items_per_thread, const int*,
+                                                   long long*, ::cuda::std::plus<long long>, long long>,
+      kPolicy.block_threads, 0));
     resident_ = static_cast<unsigned>(per_sm) * prop.multiProcessorCount;
-    std::printf("%s, %d SMs, %u resident blocks of %u threads for the ptxw kernel; int32 in, int64 sum\n", prop.name,
-                prop.multiProcessorCount, resident_, kThreads);
+    std::printf("%s, %d SMs, %u resident blocks of %d threads for the ptxw kernel; int32 in, int64 sum\n", prop.name,
+                prop.multiProcessorCount, resident_, kPolicy.block_threads);
     PTXW_BENCH_CHECK(cudaMalloc(&in_, o_.max_n * sizeof(int)));
-    PTXW_BENCH_CHECK(cudaMalloc(&partials_, resident_ * sizeof(long long)));
     PTXW_BENCH_CHECK(cudaMalloc(&out_, kSlots * sizeof(long long)));
     fill<<<4096, 256>>>(in_, o_.max_n);
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
@@ -169,14 +91,12 @@ public:
 
   unsigned grid(unsigned long long n) const
   {
-    const unsigned long long tile  = kThreads * kUnroll * 4ull;
-    const unsigned long long tiles = (n + tile - 1) / tile;
-    return static_cast<unsigned>(std::min<unsigned long long>(tiles, resident_));
+    return static_cast<unsigned>(std::min<unsigned long long>(ptxw::device::detail::reduce_blocks(kPolicy, n), resident_));
   }
 
   void ptxw_call(unsigned long long n, long long* out)
   {
-    last_block_sum<<<grid(n), kThreads>>>(in_, n, partials_, out, ticket_.view());
+    PTXW_BENCH_CHECK(ptxw::device::sum(ptxw_temp_, ptxw_bytes_, static_cast<const int*>(in_), out, n));
   }
 
   void cub_call(unsigned long long n, long long* out)
@@ -249,6 +169,13 @@ public:
         PTXW_BENCH_CHECK(cudaFree(cub_temp_));
         PTXW_BENCH_CHECK(cudaMalloc(&cub_temp_, bytes));
         cub_bytes_ = bytes;
+      }
+      PTXW_BENCH_CHECK(ptxw::device::sum(nullptr, bytes, static_cast<const int*>(in_), out_, n));
+      if (bytes > ptxw_bytes_)
+      {
+        PTXW_BENCH_CHECK(cudaFree(ptxw_temp_));
+        PTXW_BENCH_CHECK(cudaMalloc(&ptxw_temp_, bytes));
+        ptxw_bytes_ = bytes;
       }
       const unsigned calls = n <= 1000000 ? 2000u : n <= 10000000 ? 400u : n <= 100000000 ? 60u : 12u;
       const unsigned slots = o_.reps + calls;

@@ -1,0 +1,257 @@
+// ptxw::device::for_each_canceled against cub::DeviceFor::ForEachN and thrust::for_each, side by
+// side in one run, on per-index costs that are uniform or skewed; then the policy sweep that chose
+// the sm_90 default (docs/device.md).
+//
+//   ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]
+//
+// The work of index i waits cost[i] cycles: it reads clock64 and sleeps in steps of 64 ns until
+// then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
+// such as walking a variable-length list per index); sleeping warps issue nothing, so no warp
+// starves the others (ptxw's notes on fair synthetic work: spinning warps do). Every contender
+// runs the same functor; each index writes its mark, and every run is checked to have marked every
+// index exactly once (exit code 1 otherwise).
+//
+// Costs, all with the same mean (about 1 us): uniform; lognormal sigma 1 (heavy tail: p99 about 10x
+// the median); lognormal sigma 1.5. The bound printed is the warp-round bound of any schedule that
+// runs 32 consecutive indices per warp step, as all three do: the sum over those chunks of their
+// most expensive index, over the GPU's warp slots (64 per SM), at the clock the device reports.
+#include <ptxw/device/for_each_canceled.h>
+
+#include <cub/device/device_for.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check.h"
+
+namespace {
+
+struct wait_op
+{
+  const unsigned* cost;
+  unsigned* mark;
+  __device__ void operator()(unsigned i) const
+  {
+    const long long until = clock64() + cost[i];
+    while (clock64() < until)
+    {
+      __nanosleep(64);
+    }
+    atomicAdd(mark + i, 1u);
+  }
+};
+
+template <int Threads, int Rounds, int Cluster>
+struct fixed
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {Threads, Rounds, Cluster, ptxw::device::scheduler::automatic};
+  }
+};
+
+struct Options
+{
+  int log2n  = 24;
+  int reps   = 5;
+  bool sweep = true;
+};
+
+class Bench
+{
+  Options o_;
+  unsigned n_;
+  unsigned* cost_ = nullptr;
+  unsigned* mark_ = nullptr;
+  void* temp_     = nullptr;
+  std::size_t temp_bytes_ = 0;
+  cudaEvent_t start_, stop_;
+  double clock_mhz_ = 0;
+  int warp_slots_   = 0;
+  unsigned wrong_runs_ = 0;
+
+public:
+  explicit Bench(Options o)
+      : o_(o)
+      , n_(1u << o.log2n)
+  {
+    cudaDeviceProp prop{};
+    PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    int khz = 0;
+    PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    clock_mhz_  = khz / 1000.0;
+    warp_slots_ = prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor / 32;
+    std::printf("%s, %d SMs, %d warp slots, %.0f MHz; n = 2^%d indices\n", prop.name, prop.multiProcessorCount,
+                warp_slots_, clock_mhz_, o_.log2n);
+    PTXW_BENCH_CHECK(cudaMalloc(&cost_, n_ * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMalloc(&mark_, n_ * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaEventCreate(&start_));
+    PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
+  }
+
+  // Costs in cycles with a mean of about 2000 (1 us at 2 GHz); returns the warp-round bound in us.
+  double load(double sigma, std::vector<unsigned>& cost)
+  {
+    std::mt19937_64 rng(12345);
+    std::lognormal_distribution<double> d(std::log(2000.0) - sigma * sigma / 2, sigma);
+    cost.resize(n_);
+    for (auto& c : cost)
+    {
+      c = sigma == 0 ? 2000u : static_cast<unsigned>(std::min(d(rng), 4e9));
+    }
+    PTXW_BENCH_CHECK(cudaMemcpy(cost_, cost.data(), n_ * sizeof(unsigned), cudaMemcpyHostToDevice));
+    double rounds = 0;
+    for (unsigned c = 0; c < n_; c += 32)
+    {
+      rounds += *std::max_element(cost.begin() + c, cost.begin() + std::min(n_, c + 32));
+    }
+    return rounds / warp_slots_ / clock_mhz_;
+  }
+
+  template <class Call>
+  double time(Call call)
+  {
+    double best = 1e30;
+    for (int r = 0; r < o_.reps; ++r)
+    {
+      PTXW_BENCH_CHECK(cudaMemset(mark_, 0, n_ * sizeof(unsigned)));
+      PTXW_BENCH_CHECK(cudaEventRecord(start_));
+      call();
+      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
+      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
+      float ms = 0;
+      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+      best = std::min(best, ms * 1000.0);
+      check_marks();
+    }
+    return best;
+  }
+
+  void check_marks()
+  {
+    std::vector<unsigned> m(n_);
+    PTXW_BENCH_CHECK(cudaMemcpy(m.data(), mark_, n_ * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    wrong_runs_ += std::any_of(m.begin(), m.end(), [](unsigned v) { return v != 1; });
+  }
+
+  template <class Selector>
+  void ptxw_call()
+  {
+    std::size_t bytes = 0;
+    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(nullptr, bytes, n_, wait_op{cost_, mark_}));
+    if (bytes > temp_bytes_)
+    {
+      PTXW_BENCH_CHECK(cudaFree(temp_));
+      PTXW_BENCH_CHECK(cudaMalloc(&temp_, bytes));
+      temp_bytes_ = bytes;
+    }
+    bytes = temp_bytes_;
+    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(temp_, bytes, n_, wait_op{cost_, mark_}));
+  }
+
+  void cub_call()
+  {
+    PTXW_BENCH_CHECK(cub::DeviceFor::ForEachN(thrust::counting_iterator<unsigned>(0), n_, wait_op{cost_, mark_}));
+  }
+
+  void thrust_call()
+  {
+    thrust::for_each(thrust::device, thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>(n_),
+                     wait_op{cost_, mark_});
+    PTXW_BENCH_CHECK(cudaGetLastError());
+  }
+
+  template <class Selector>
+  double sweep_one(const char* name, double cub_us, double bound)
+  {
+    const double us = time([&] { ptxw_call<Selector>(); });
+    std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
+    return us;
+  }
+
+  int run()
+  {
+    const double sigmas[] = {0.0, 1.0, 1.5};
+    const char* names[]   = {"uniform", "lognormal s=1", "lognormal s=1.5"};
+    std::printf("\n%-16s %9s | %10s %10s %10s | %9s %9s | %8s %8s\n", "costs", "bound us", "ptxw us", "CUB us",
+                "thrust us", "CUB/ptxw", "thr/ptxw", "ptxw/bd", "CUB/bd");
+    for (int k = 0; k < 3; ++k)
+    {
+      std::vector<unsigned> cost;
+      const double bound = load(sigmas[k], cost);
+      ptxw_call<ptxw::device::for_each_selector>(); // warm-up (and the temporary storage)
+      cub_call();
+      thrust_call();
+      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
+      // Interleaved twice; the best of each.
+      double p = 1e30, c = 1e30, t = 1e30;
+      for (int twice = 0; twice < 2; ++twice)
+      {
+        p = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
+        c = std::min(c, time([&] { cub_call(); }));
+        t = std::min(t, time([&] { thrust_call(); }));
+      }
+      std::printf("%-16s %9.1f | %10.1f %10.1f %10.1f | %9.3f %9.3f | %8.3f %8.3f\n", names[k], bound, p, c, t, c / p,
+                  t / p, p / bound, c / bound);
+      if (o_.sweep)
+      {
+        std::printf("  sweep (threads x rounds x cluster)   us CUB/this this/bd\n");
+        sweep_one<fixed<128, 4, 1>>("128 x 4 x 1", c, bound);
+        sweep_one<fixed<128, 8, 1>>("128 x 8 x 1", c, bound);
+        sweep_one<fixed<128, 16, 1>>("128 x 16 x 1", c, bound);
+        sweep_one<fixed<256, 4, 1>>("256 x 4 x 1", c, bound);
+        sweep_one<fixed<256, 8, 1>>("256 x 8 x 1", c, bound);
+        sweep_one<fixed<256, 16, 1>>("256 x 16 x 1", c, bound);
+        sweep_one<fixed<512, 8, 1>>("512 x 8 x 1", c, bound);
+        sweep_one<fixed<256, 8, 2>>("256 x 8 x 2", c, bound);
+      }
+    }
+    std::printf("\nCUB/ptxw above 1: ptxw faster. bd: the warp-round bound. Every run marked every index once: %s\n",
+                wrong_runs_ ? "NO" : "yes");
+    return wrong_runs_ ? 1 : 0;
+  }
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  Options o;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string a = argv[i];
+    if (a == "--log2n" && i + 1 < argc)
+    {
+      o.log2n = std::min(28, std::max(10, std::atoi(argv[++i])));
+    }
+    else if (a == "--reps" && i + 1 < argc)
+    {
+      o.reps = std::min(100, std::max(1, std::atoi(argv[++i])));
+    }
+    else if (a == "--no-sweep")
+    {
+      o.sweep = false;
+    }
+    else
+    {
+      std::fprintf(stderr, "usage: ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]\n");
+      return 2;
+    }
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+  {
+    std::printf("no CUDA device\n");
+    return 2;
+  }
+  Bench bench(o);
+  return bench.run();
+}
