@@ -98,6 +98,18 @@ public:
   {
     return cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   }
+  // allocate(host.size()), then upload(host).
+  cudaError_t assign(const std::vector<T>& host)
+  {
+    const cudaError_t e = allocate(host.size());
+    return e != cudaSuccess ? e : upload(host);
+  }
+  // allocate(count), then fill_bytes(0).
+  cudaError_t allocate_zeroed(std::size_t count)
+  {
+    const cudaError_t e = allocate(count);
+    return e != cudaSuccess ? e : fill_bytes(0);
+  }
   cudaError_t download(std::vector<T>& host) const
   {
     host.resize(count_);
@@ -121,8 +133,7 @@ private:
 // A zeroed ptxw_test::Report on the device.
 #define PTXW_NEW_REPORT(buffer)                                                                  \
   DeviceBuffer<::ptxw_test::Report> buffer;                                                      \
-  PTXW_CUDA_OK(buffer.allocate(1));                                                              \
-  PTXW_CUDA_OK(buffer.fill_bytes(0))
+  PTXW_CUDA_OK(buffer.allocate_zeroed(1))
 
 // Reads back a kernel's Report: no bounded wait ran out of budget, no device-side check failed, and
 // exactly `expected_waits` bounded waits succeeded (so a kernel that did nothing cannot pass). The

@@ -106,10 +106,8 @@ TEST_F(MbarrierPipeline, BulkCopyRingWithSlotFences)
   }
   DeviceBuffer<std::uint32_t> src;
   DeviceBuffer<std::uint32_t> out;
-  PTXW_CUDA_OK(src.allocate(source.size()));
-  PTXW_CUDA_OK(src.upload(source));
-  PTXW_CUDA_OK(out.allocate(source.size()));
-  PTXW_CUDA_OK(out.fill_bytes(0));
+  PTXW_CUDA_OK(src.assign(source));
+  PTXW_CUDA_OK(out.allocate_zeroed(source.size()));
   PTXW_NEW_REPORT(report);
 
   pipeline_kernel<<<1, kThreads>>>(src.get(), out.get(), report.get());

@@ -267,10 +267,8 @@ TEST_P(MbarrierTx, BulkCopyCompletesThePhase)
   const std::vector<std::uint32_t> source = make_source(words * kRounds);
   DeviceBuffer<std::uint32_t> src;
   DeviceBuffer<std::uint32_t> out;
-  PTXW_CUDA_OK(src.allocate(source.size()));
-  PTXW_CUDA_OK(src.upload(source));
-  PTXW_CUDA_OK(out.allocate(source.size()));
-  PTXW_CUDA_OK(out.fill_bytes(0));
+  PTXW_CUDA_OK(src.assign(source));
+  PTXW_CUDA_OK(out.allocate_zeroed(source.size()));
   PTXW_NEW_REPORT(report);
 
   auto kernel = c.cluster_barrier ? bulk_load_kernel<ptxw::cluster_barrier> : bulk_load_kernel<ptxw::cta_barrier>;

@@ -18,67 +18,54 @@ KERNEL = textwrap.dedent("""\
 HOLDS = "PTX: mbarrier.arrive.release.cta\nSASS-SM90A: SYNCS.ARRIVE.TRANS64.A1T0\n"
 
 
-def check(tmp, checks_text, *args, target="sm_90a", nvcc=()):
-    src, checks = Path(tmp, "k.cu"), Path(tmp, "k.checks")
-    src.write_text(KERNEL)
-    checks.write_text(checks_text)
-    cmd = [sys.executable, str(PTXW), "check", "--target", target, "--checks", str(checks), "--out", str(Path(tmp, "out")),
-           *args, str(src), *(("--", *nvcc) if nvcc else ())]
-    return subprocess.run(cmd, capture_output=True, text=True)
+def check(checks_text, *args, target="sm_90a", nvcc=()):
+    with tempfile.TemporaryDirectory() as tmp:
+        src, checks = Path(tmp, "k.cu"), Path(tmp, "k.checks")
+        src.write_text(KERNEL)
+        checks.write_text(checks_text)
+        cmd = [sys.executable, str(PTXW), "check", "--target", target, "--checks", str(checks), "--out",
+               str(Path(tmp, "out")), *args, str(src), *(("--", *nvcc) if nvcc else ())]
+        return subprocess.run(cmd, capture_output=True, text=True)
 
 
 class CheckTest(unittest.TestCase):
+    def assertExits(self, out, status, *messages):
+        """`ptxw check` exited with status and said each message on stderr."""
+        self.assertEqual(out.returncode, status, out.stdout + out.stderr)
+        for message in messages:
+            self.assertIn(message, out.stderr)
+
     def test_checks_that_hold(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, HOLDS)
+        out = check(HOLDS)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertIn("PTX checks hold for sm_90a", out.stdout)
         self.assertIn("SASS checks hold for sm_90a", out.stdout)
 
     def test_wrong_qualifier_fails(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, "PTX: mbarrier.arrive.relaxed.cta\n")
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("expected string not found", out.stderr)
-        self.assertIn("PTX checks failed for sm_90a", out.stderr)
+        out = check("PTX: mbarrier.arrive.relaxed.cta\n")
+        self.assertExits(out, 1, "expected string not found", "PTX checks failed for sm_90a")
 
     def test_target_prefix_selects_the_target(self):
         # Only SASS-SM90A lines: on sm_100a nothing is left to check, which is an error, not a pass.
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, "SASS-SM90A: SYNCS.ARRIVE\n", target="sm_100a")
-        self.assertEqual(out.returncode, 2)
-        self.assertIn("no FileCheck directive for sm_100a", out.stderr)
+        out = check("SASS-SM90A: SYNCS.ARRIVE\n", target="sm_100a")
+        self.assertExits(out, 2, "no FileCheck directive for sm_100a")
 
     def test_unknown_target(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, HOLDS, target="sm90")
-        self.assertEqual(out.returncode, 2)
-        self.assertIn("unknown target 'sm90'", out.stderr)
+        self.assertExits(check(HOLDS, target="sm90"), 2, "unknown target 'sm90'")
 
     def test_target_ptxas_lacks_is_skipped(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, "PTX: mbarrier\n", target="sm_99")
-        self.assertEqual(out.returncode, 77)
-        self.assertIn("ptxw check: unsupported: ptxas", out.stderr)
-        self.assertIn("does not know sm_99", out.stderr)
+        out = check("PTX: mbarrier\n", target="sm_99")
+        self.assertExits(out, 77, "ptxw check: unsupported: ptxas", "does not know sm_99")
 
     def test_requires_a_feature_ptxas_rejects_is_skipped(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, HOLDS, "--requires", "clc")
-        self.assertEqual(out.returncode, 77)
-        self.assertIn("rejects clc for sm_90a", out.stderr)
+        self.assertExits(check(HOLDS, "--requires", "clc"), 77, "rejects clc for sm_90a")
 
     def test_unknown_feature(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, HOLDS, "--requires", "clcc")
-        self.assertEqual(out.returncode, 2)
-        self.assertIn("unknown --requires feature clcc", out.stderr)
+        self.assertExits(check(HOLDS, "--requires", "clcc"), 2, "unknown --requires feature clcc")
 
     def test_compile_error_fails_with_nvcc_message(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = check(tmp, HOLDS, nvcc=("-include", "/nonexistent.h"))
-        self.assertEqual(out.returncode, 1)
-        self.assertIn("ptxw check: command failed", out.stderr)
+        out = check(HOLDS, nvcc=("-include", "/nonexistent.h"))
+        self.assertExits(out, 1, "ptxw check: command failed")
 
 
 if __name__ == "__main__":

@@ -30,50 +30,52 @@ def fake_root(tmp, nvcc_body, ptxas_body):
     return bin_dir.parent
 
 
-def codegen(*args, tmp):
-    cmd = [sys.executable, str(PTXW), "codegen", "--no-setup", "--build-dir", str(Path(tmp, "build")), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, LIT_FILTER=ONE_TEST))
+REAL_NVCC, REAL_PTXAS = 'exec {real}/nvcc "$@"\n', 'exec {real}/ptxas "$@"\n'
+
+
+def codegen(*args, nvcc=None, ptxas=None):
+    """`ptxw codegen ARGS` in a fresh build directory; with nvcc and ptxas (script bodies) on fake_root."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if nvcc is not None:
+            args = (*args, "--cuda-root", str(fake_root(tmp, nvcc, ptxas)))
+        cmd = [sys.executable, str(PTXW), "codegen", "--no-setup", "--build-dir", str(Path(tmp, "build")), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, LIT_FILTER=ONE_TEST))
 
 
 class BadInputTest(unittest.TestCase):
+    def assertFailsLoudly(self, out, *messages):
+        self.assertNotEqual(out.returncode, 0)
+        for message in messages:
+            self.assertIn(message, out.stdout + out.stderr)
+
     def test_unknown_target(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = codegen("--targets", "sm_90a", "sm_99z", tmp=tmp)
+        out = codegen("--targets", "sm_90a", "sm_99z")
         self.assertEqual(out.returncode, 2)
         self.assertIn("unknown target 'sm_99z'", out.stderr)
 
     def test_missing_toolchain(self):
         with tempfile.TemporaryDirectory() as tmp:
-            out = codegen("--targets", "sm_90a", "--cuda-root", str(Path(tmp, "nowhere")), tmp=tmp)
+            out = codegen("--targets", "sm_90a", "--cuda-root", str(Path(tmp, "nowhere")))
         self.assertEqual(out.returncode, 2)
         self.assertIn("no CUDA toolchain at", out.stderr)
 
     def test_target_the_toolchain_lacks_is_unsupported(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            root = fake_root(tmp, 'exec {real}/nvcc "$@"\n', """\
-                if [ "$1" = "--help" ]; then {real}/ptxas --help | sed "s/'sm_121a',//"; exit 0; fi
-                exec {real}/ptxas "$@"
-                """)
-            out = codegen("--targets", "sm_121a", "--cuda-root", str(root), tmp=tmp)
+        out = codegen("--targets", "sm_121a", nvcc=REAL_NVCC, ptxas="""\
+            if [ "$1" = "--help" ]; then {real}/ptxas --help | sed "s/'sm_121a',//"; exit 0; fi
+            exec {real}/ptxas "$@"
+            """)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertIn("does not know sm_121a", out.stdout + out.stderr)
         self.assertRegex(out.stdout, r"sm_121a\s+0\s+1\s+0")
 
     def test_crashing_ptxas_fails_loudly(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            root = fake_root(tmp, 'exec {real}/nvcc "$@"\n', 'echo "ptxas: Segmentation fault" >&2; exit 139\n')
-            out = codegen("--targets", "sm_90a", "--cuda-root", str(root), tmp=tmp)
-        self.assertNotEqual(out.returncode, 0)
-        self.assertIn("ptxas", out.stdout + out.stderr)
+        out = codegen("--targets", "sm_90a", nvcc=REAL_NVCC, ptxas='echo "ptxas: Segmentation fault" >&2; exit 139\n')
+        self.assertFailsLoudly(out, "ptxas")
         self.assertRegex(out.stdout, r"sm_90a\s+0\s+0\s+[1-9]")
 
     def test_broken_nvcc_fails_loudly(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            root = fake_root(tmp, 'echo "nvcc: internal error" >&2; exit 1\n', 'exec {real}/ptxas "$@"\n')
-            out = codegen("--targets", "sm_90a", "--cuda-root", str(root), tmp=tmp)
-        self.assertNotEqual(out.returncode, 0)
-        self.assertIn("cannot compile an empty kernel", out.stdout + out.stderr)
-        self.assertIn("nvcc: internal error", out.stdout + out.stderr)
+        out = codegen("--targets", "sm_90a", nvcc='echo "nvcc: internal error" >&2; exit 1\n', ptxas=REAL_PTXAS)
+        self.assertFailsLoudly(out, "cannot compile an empty kernel", "nvcc: internal error")
 
 
 COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check", "mutate")

@@ -5,9 +5,10 @@
 // (tools/ptxwtools/variants.py), which measures what ptxas really accepts.
 //
 // A row: X(instruction, sem, scope, space, first sm, first PTX ISA), `none` where the form has no
-// such qualifier (the mbarrier operations' four local forms are one PTXW_MBARRIER_LOCAL_FORMS each). Sources: the PTX ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6
-// for the .relaxed mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem
-// and .scope).
+// such qualifier (the mbarrier operations' four local forms are one PTXW_MBARRIER_LOCAL_FORMS each,
+// expect_tx's and complete_tx's two local forms one PTXW_MBARRIER_TX_FORMS each). Sources: the PTX
+// ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed mbarrier forms
+// and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope).
 #pragma once
 
 #include <ptxw/target.h>
@@ -26,12 +27,13 @@
 #define PTXW_FORMS_mbarrier_arrive_expect_tx(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_arrive_expect_tx, release)
 #define PTXW_FORMS_mbarrier_try_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_try_wait, acquire)
 #define PTXW_FORMS_mbarrier_test_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_test_wait, acquire)
-#define PTXW_FORMS_mbarrier_expect_tx(X)                                                                            \
-  X(mbarrier_expect_tx, relaxed, cta,     shared, 90, 800)                                                          \
-  X(mbarrier_expect_tx, relaxed, cluster, shared, 90, 800)
+// The two local forms of an mbarrier tx-count operation: .relaxed, .scope = .cta or .cluster, on shared::cta.
+#define PTXW_MBARRIER_TX_FORMS(X, instruction)                                                                      \
+  X(instruction, relaxed, cta,     shared, 90, 800)                                                                 \
+  X(instruction, relaxed, cluster, shared, 90, 800)
+#define PTXW_FORMS_mbarrier_expect_tx(X) PTXW_MBARRIER_TX_FORMS(X, mbarrier_expect_tx)
 #define PTXW_FORMS_mbarrier_complete_tx(X)                                                                          \
-  X(mbarrier_complete_tx, relaxed, cta,     shared,  90, 800)                                                       \
-  X(mbarrier_complete_tx, relaxed, cluster, shared,  90, 800)                                                       \
+  PTXW_MBARRIER_TX_FORMS(X, mbarrier_complete_tx)                                                                   \
   X(mbarrier_complete_tx, relaxed, cluster, cluster, 90, 800)
 #define PTXW_FORMS_mbarrier_arrive_remote(X)                                                                        \
   X(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)                                                     \

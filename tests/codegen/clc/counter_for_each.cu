@@ -9,16 +9,12 @@
 
 #include <ptxw/work_stealing.h>
 
+#include "Inputs/reference.h"
+
 extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
                                             ptxw::clc::context<ptxw::clc::counter_t> ctx)
 {
-  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
-    int i = block.x * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
-  });
+  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) { scale_block(data, n, alpha, block.x); });
 }
 
 // PTX-LABEL: .entry counter_for_each(

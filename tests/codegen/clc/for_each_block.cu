@@ -16,13 +16,7 @@ namespace ptx = cuda::ptx;
 extern "C" __global__ void ptxw_for_each_block(float* data, int n, float alpha,
                                                ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) {
-    int i = block.x * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
-  });
+  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 block) { scale_block(data, n, alpha, block.x); });
 }
 
 // The first warp of the block, in a function of its own as in ptxw (inlined alike, the leader
@@ -55,11 +49,7 @@ extern "C" __global__ void ref_for_each_block(float* data, int n, float alpha,
         ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &slot.bar, 16u);
       }
     }
-    int i = bx * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
+    scale_block(data, n, alpha, bx);
     while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &slot.bar, phase))
     {
     }

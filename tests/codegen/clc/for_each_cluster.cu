@@ -10,16 +10,12 @@
 
 #include <ptxw/work_stealing.h>
 
+#include "Inputs/reference.h"
+
 extern "C" __global__ void __cluster_dims__(2, 1, 1)
   for_each_cluster(float* data, int n, float alpha, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  ptxw::for_each_canceled_cluster<1>(ctx, [&](dim3 block) {
-    int i = block.x * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
-  });
+  ptxw::for_each_canceled_cluster<1>(ctx, [&](dim3 block) { scale_block(data, n, alpha, block.x); });
 }
 
 // PTX-LABEL: .entry for_each_cluster(

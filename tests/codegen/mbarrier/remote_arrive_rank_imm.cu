@@ -5,9 +5,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/mbarrier.h>
-
-namespace ptx = cuda::ptx;
+#include "Inputs/remote.h"
 
 extern "C" __global__ void ptxw_remote_arrive_rank_imm()
 {
@@ -18,10 +16,7 @@ extern "C" __global__ void ptxw_remote_arrive_rank_imm()
 extern "C" __global__ void ref_remote_arrive_rank_imm()
 {
   __shared__ uint64_t bar;
-  uint32_t remote;
-  asm("mapa.shared::cluster.u32 %0, %1, %2;"
-      : "=r"(remote)
-      : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&bar))), "r"(1u));
+  const uint32_t remote = ref_mapa(&bar, 1u);
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" : : "r"(remote) : "memory");
 }
 

@@ -5,9 +5,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/mbarrier.h>
-
-namespace ptx = cuda::ptx;
+#include "Inputs/remote.h"
 
 extern "C" __global__ void ptxw_remote_complete_tx(unsigned rank, unsigned bytes)
 {
@@ -18,10 +16,7 @@ extern "C" __global__ void ptxw_remote_complete_tx(unsigned rank, unsigned bytes
 extern "C" __global__ void ref_remote_complete_tx(unsigned rank, unsigned bytes)
 {
   __shared__ uint64_t bar;
-  uint32_t remote;
-  asm("mapa.shared::cluster.u32 %0, %1, %2;"
-      : "=r"(remote)
-      : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&bar))), "r"(rank));
+  const uint32_t remote = ref_mapa(&bar, rank);
   asm volatile("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [%0], %1;" : : "r"(remote), "r"(bytes)
                : "memory");
 }

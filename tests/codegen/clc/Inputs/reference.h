@@ -1,5 +1,6 @@
 // What the reference twins of tests/codegen/clc share: the plain-PTX pieces a ptxw kernel gets from
-// ptxw (elect_one, the slot's storage) and the programming guide's prologue. Not a test (lit skips Inputs/).
+// ptxw (elect_one, the slot's storage), the programming guide's prologue, and the work per block of
+// the for_each tests. Not a test (lit skips Inputs/).
 #pragma once
 
 #include <cstdint>
@@ -34,4 +35,15 @@ __device__ float scalar;
 __device__ inline float compute_scalar()
 {
   return scalar;
+}
+
+// The for_each tests' work for block index bx (the guide's, without its prologue): scale the
+// block's elements of data by alpha.
+__device__ inline void scale_block(float* data, int n, float alpha, unsigned bx)
+{
+  int i = bx * blockDim.x + threadIdx.x;
+  if (i < n)
+  {
+    data[i] *= alpha;
+  }
 }
