@@ -60,9 +60,9 @@ struct fixed
 
 struct Options
 {
-  int log2n  = 24;
-  int reps   = 5;
-  bool sweep = true;
+  long long log2n = 24;
+  long long reps  = 5;
+  bool sweep      = true;
 };
 
 class Bench
@@ -89,7 +89,7 @@ public:
     PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     clock_mhz_  = khz / 1000.0;
     warp_slots_ = prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor / 32;
-    std::printf("%s, %d SMs, %d warp slots, %.0f MHz; n = 2^%d indices\n", prop.name, prop.multiProcessorCount,
+    std::printf("%s, %d SMs, %d warp slots, %.0f MHz; n = 2^%lld indices\n", prop.name, prop.multiProcessorCount,
                 warp_slots_, clock_mhz_, o_.log2n);
     PTXW_BENCH_CHECK(cudaMalloc(&cost_, n_ * sizeof(unsigned)));
     PTXW_BENCH_CHECK(cudaMalloc(&mark_, n_ * sizeof(unsigned)));
@@ -227,31 +227,18 @@ int main(int argc, char** argv)
   Options o;
   for (int i = 1; i < argc; ++i)
   {
-    const std::string a = argv[i];
-    if (a == "--log2n" && i + 1 < argc)
-    {
-      o.log2n = std::min(28, std::max(10, std::atoi(argv[++i])));
-    }
-    else if (a == "--reps" && i + 1 < argc)
-    {
-      o.reps = std::min(100, std::max(1, std::atoi(argv[++i])));
-    }
-    else if (a == "--no-sweep")
+    if (std::string(argv[i]) == "--no-sweep")
     {
       o.sweep = false;
     }
-    else
+    else if (!ptxw_bench::int_option(argc, argv, i, "--log2n", 10, 28, o.log2n)
+             && !ptxw_bench::int_option(argc, argv, i, "--reps", 1, 100, o.reps))
     {
       std::fprintf(stderr, "usage: ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]\n");
       return 2;
     }
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-  {
-    std::printf("no CUDA device\n");
-    return 2;
-  }
+  ptxw_bench::require_device();
   Bench bench(o);
   return bench.run();
 }

@@ -43,7 +43,7 @@ __global__ void fill(int* in, unsigned long long n)
 
 struct Options
 {
-  int reps                 = 51;
+  long long reps           = 51;
   unsigned long long max_n = 1000000000ull;
 };
 
@@ -211,27 +211,18 @@ int main(int argc, char** argv)
   Options o;
   for (int i = 1; i < argc; ++i)
   {
-    const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc)
+    long long max_n = 0;
+    if (ptxw_bench::int_option(argc, argv, i, "--max", 1, 2000000000, max_n)) // CUB gets an int count
     {
-      o.reps = std::min(1000, std::max(1, std::atoi(argv[++i])));
+      o.max_n = static_cast<unsigned long long>(max_n);
     }
-    else if (a == "--max" && i + 1 < argc)
-    {
-      o.max_n = std::min(2000000000ull, std::strtoull(argv[++i], nullptr, 10)); // CUB gets an int count
-    }
-    else
+    else if (!ptxw_bench::int_option(argc, argv, i, "--reps", 1, 1000, o.reps))
     {
       std::fprintf(stderr, "usage: ptxw_bench_last_block_reduce [--reps R] [--max N]\n");
       return 2;
     }
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-  {
-    std::printf("no CUDA device\n");
-    return 2;
-  }
+  ptxw_bench::require_device();
   Bench bench(o);
   return bench.run();
 }

@@ -33,6 +33,7 @@
 #include <ptxw/device/temp_storage.h>
 #include <ptxw/work_stealing.h>
 
+#include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
 PTXW_NAMESPACE_BEGIN
@@ -46,30 +47,10 @@ struct shape
 };
 
 namespace detail {
+// The ptxw::clc backend of a scheduler, in the enumerators' order.
 template <scheduler B>
-struct backend_type;
-template <>
-struct backend_type<scheduler::automatic>
-{
-  using type = clc::automatic_t;
-};
-template <>
-struct backend_type<scheduler::counter>
-{
-  using type = clc::counter_t;
-};
-template <>
-struct backend_type<scheduler::emulated>
-{
-  using type = clc::emulated_t;
-};
-template <>
-struct backend_type<scheduler::hardware>
-{
-  using type = clc::hardware_t;
-};
-template <scheduler B>
-using backend_t = typename backend_type<B>::type;
+using backend_t = ::cuda::std::tuple_element_t<static_cast<int>(B), ::cuda::std::tuple<clc::automatic_t, clc::counter_t,
+                                                                                        clc::emulated_t, clc::hardware_t>>;
 
 // The first architecture (in __CUDA_ARCH__ units) a backend runs on.
 __host__ __device__ constexpr int first_arch(scheduler b)
@@ -217,12 +198,7 @@ constexpr bool check_for_each_policy()
 template <class Selector, class Index, int Rank, class Op>
 cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long long n, Op& op, cudaStream_t stream)
 {
-  int index = -1;
-  if (const cudaError_t err = running_arch_index(index); err != cudaSuccess)
-  {
-    return err;
-  }
-  return dispatch_policy<Selector>(index, [&](auto arch) -> cudaError_t {
+  return dispatch_on_device<Selector>(stream, [&](auto arch) -> cudaError_t {
     static_assert(check_for_each_policy<Selector, decltype(arch)::value>());
     constexpr for_each_policy p = policy_at<Selector>(decltype(arch)::value);
     using backend               = backend_t<p.backend>;
@@ -282,10 +258,6 @@ cudaError_t for_each_two_phase(void* d_temp_storage, std::size_t& temp_storage_b
   void* parts[3];
   if (const cudaError_t err = two_phase(for_each_layout<Selector>(n), d_temp_storage, temp_storage_bytes, parts);
       err != cudaSuccess || d_temp_storage == nullptr || n == 0)
-  {
-    return err;
-  }
-  if (const cudaError_t err = check_stream(stream); err != cudaSuccess)
   {
     return err;
   }

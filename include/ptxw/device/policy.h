@@ -22,6 +22,7 @@
 #pragma once
 
 #include <ptxw/clc.h>
+#include <ptxw/device/temp_storage.h>
 
 #include <atomic>
 #include <cstddef>
@@ -257,6 +258,20 @@ cudaError_t dispatch_policy(int index, Launch&& launch)
     (void) index;
     return cudaErrorInvalidDeviceFunction;
   }
+}
+
+// What every algorithm does once its arguments passed: refuse a stream of another device
+// (temp_storage.h), find the cubin the device runs, and launch with its policy.
+template <class Selector, class Launch>
+cudaError_t dispatch_on_device(cudaStream_t stream, Launch&& launch)
+{
+  int index = -1;
+  cudaError_t err = check_stream(stream);
+  if (err == cudaSuccess && (err = running_arch_index(index)) == cudaSuccess)
+  {
+    err = dispatch_policy<Selector>(index, static_cast<Launch&&>(launch));
+  }
+  return err;
 }
 } // namespace detail
 } // namespace device

@@ -194,16 +194,7 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, In d_i
       return cudaErrorInvalidValue;
     }
   }
-  if (const cudaError_t err = detail::check_stream(stream); err != cudaSuccess)
-  {
-    return err;
-  }
-  int index = -1;
-  if (const cudaError_t err = detail::running_arch_index(index); err != cudaSuccess)
-  {
-    return err;
-  }
-  return detail::dispatch_policy<Selector>(index, [&](auto arch) -> cudaError_t {
+  return detail::dispatch_on_device<Selector>(stream, [&](auto arch) -> cudaError_t {
     static_assert(detail::check_reduce_policy<Selector, decltype(arch)::value>());
     constexpr reduce_policy p = detail::policy_at<Selector>(decltype(arch)::value);
     auto* state  = static_cast<last_block_ticket_state<::cuda::std::uint32_t>*>(parts[0]);
