@@ -21,6 +21,8 @@ grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/ru
 # The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
 conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
 conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
+# The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
+conforming+=':Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
 for tool in memcheck racecheck synccheck; do
   PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
     "$tests" --gtest_filter="$conforming" > "$out/sanitizer-$tool.log" 2>&1
@@ -41,6 +43,9 @@ echo "scheduling benchmark (256 threads): exit $?"
 gzip -9f "$out/sched128/timelines.txt"
 "$build/benchmarks/ptxw_bench_sched_costs" > "$out/sched-costs.txt" 2>&1
 echo "scheduling costs: exit $?"
-# The one-launch reduction with ptxw::last_block against cub::DeviceReduce::Sum (docs/inter_block.md).
+# The one-launch reduction (ptxw::device::sum) against cub::DeviceReduce::Sum (docs/inter_block.md).
 "$build/benchmarks/ptxw_bench_last_block_reduce" > "$out/last-block-reduce.txt" 2>&1
 echo "last-block reduction benchmark: exit $?"
+# The device-scope for_each_canceled against CUB and thrust, with its policy sweep (docs/device.md).
+"$build/benchmarks/ptxw_bench_device_for_each" > "$out/device-for-each.txt" 2>&1
+echo "device for_each benchmark: exit $?"
