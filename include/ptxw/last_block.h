@@ -56,9 +56,6 @@
 PTXW_NAMESPACE_BEGIN
 template <class Count>
 class last_block_ticket_host;
-namespace device::detail {
-struct access;
-}
 
 // The ticket's global memory. Owned and initialised by last_block_ticket_host.
 template <class Count>
@@ -71,9 +68,7 @@ struct last_block_ticket_state
 };
 
 namespace detail {
-// "llll": one byte repeated, so that the device-scope algorithms write it with cudaMemsetAsync.
-inline constexpr unsigned char ticket_tag_byte = 0x6c;
-inline constexpr ::cuda::std::uint32_t ticket_tag = 0x6c6c'6c6cu;
+inline constexpr ::cuda::std::uint32_t ticket_tag = 0x7478'6c62u; // "lbxt"
 }
 
 // A ticket: the kernel parameter of last_block() and last_cluster(). Made only by
@@ -94,7 +89,6 @@ class last_block_ticket
       , sink_(sink)
   {}
   friend class last_block_ticket_host<Count>;
-  friend struct device::detail::access; // ptxw/device/reduce.h, from the caller's temporary storage
   template <class C>
   friend __device__ bool last_block(const last_block_ticket<C>&);
   template <class C>
@@ -129,6 +123,27 @@ __device__ bool take_ticket(last_block_ticket_state<Count>* s, unsigned long lon
 __device__ inline ::cuda::std::uint32_t linear_thread()
 {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// last_block without checked mode's checks: for unchecked builds, and for the device-scope
+// reduction (ptxw/device/reduce.h), whose kernel calls it once per block by construction and whose
+// ticket it initialises itself -- there the checks of R15-R17 guard nothing, and their %gridid
+// record would take every replay of a captured CUDA graph for a second call (%gridid repeats).
+template <class Count>
+__device__ bool last_block_unchecked(last_block_ticket_state<Count>* s, unsigned long long units)
+{
+  if (units == 1)
+  {
+    __syncthreads();
+    return true;
+  }
+  __syncthreads();
+  bool last = false;
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+  {
+    last = take_ticket(s, units);
+  }
+  return __syncthreads_or(last) != 0;
 }
 
 #if PTXW_CHECKED
@@ -262,18 +277,7 @@ __device__ bool last_block(const last_block_ticket<Count>& t)
   }
   return __syncthreads_or(last) != 0;
 #else
-  if (units == 1)
-  {
-    __syncthreads();
-    return true;
-  }
-  __syncthreads();
-  bool last = false;
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-  {
-    last = detail::take_ticket(t.state_, units);
-  }
-  return __syncthreads_or(last) != 0;
+  return detail::last_block_unchecked(t.state_, units);
 #endif
 }
 

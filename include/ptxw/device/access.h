@@ -1,9 +1,8 @@
-// ptxw/device/access.h: how the device-scope algorithms make tickets and queues from the caller's
+// ptxw/device/access.h: how the device-scope algorithms make work queues from the caller's
 // temporary storage. They initialise that memory themselves, on the stream, so they are the one
-// maker besides last_block_ticket_host and work_queue_host (R17).
+// maker besides work_queue_host (R17).
 #pragma once
 
-#include <ptxw/last_block.h>
 #include <ptxw/work_queue.h>
 
 #include <cuda_runtime.h>
@@ -12,11 +11,6 @@ PTXW_NAMESPACE_BEGIN
 namespace device::detail {
 struct access
 {
-  template <class Count>
-  static last_block_ticket<Count> ticket(last_block_ticket_state<Count>* s)
-  {
-    return last_block_ticket<Count>(typename last_block_ticket<Count>::from_host{}, s, nullptr);
-  }
   template <class T>
   static work_queue<T> queue(const T* items, unsigned long long n, work_queue_state* s)
   {
@@ -24,8 +18,8 @@ struct access
   }
 };
 
-// Zeroes a ticket or queue state on the stream; checked mode also writes its tag (R17), a byte
-// repeated so that cudaMemsetAsync writes it (stream-ordered, and captured into graphs).
+// Zeroes a ticket or queue state on the stream (stream-ordered, and captured into graphs); checked
+// mode also writes its tag (R17), a byte repeated so that cudaMemsetAsync writes it.
 template <class State>
 cudaError_t fresh_state(State* s, unsigned char tag_byte, cudaStream_t stream)
 {

@@ -65,7 +65,7 @@ cudaError_t drain(void* d_temp_storage, std::size_t& temp_storage_bytes, const T
   {
     return cudaErrorInvalidValue;
   }
-  return detail::dispatch_on_device<Selector>(stream, [&](auto arch) -> cudaError_t {
+  return detail::dispatch_on_device<Selector>(stream, [&](auto arch, int device) -> cudaError_t {
     static_assert(detail::check_drain_policy<Selector, decltype(arch)::value>());
     constexpr drain_policy p = detail::policy_at<Selector>(decltype(arch)::value);
     auto* state              = static_cast<work_queue_state*>(parts[0]);
@@ -75,7 +75,7 @@ cudaError_t drain(void* d_temp_storage, std::size_t& temp_storage_bytes, const T
     }
     auto* kernel                = detail::drain_kernel<p.block_threads, p.batch, T, Op>;
     unsigned long long resident = 0;
-    if (const cudaError_t err = detail::resident_blocks(kernel, p.block_threads, resident); err != cudaSuccess)
+    if (const cudaError_t err = detail::resident_blocks<detail::drain_kernel<p.block_threads, p.batch, T, Op>>(device, p.block_threads, resident); err != cudaSuccess)
     {
       return err;
     }

@@ -10,13 +10,14 @@
 // Pointer inputs of 4-byte items aligned to 16 bytes are read four at a time.
 //
 // The partials (one per block, at most policy.max_blocks) and the ticket come from the temporary
-// storage; the ticket is set to zero on the stream before the launch. Errors, before anything is
+// storage; the ticket is set to zero on the stream before the launch. The kernel is ptxw's own and
+// calls last_block once per block, so it takes the unchecked path in every build (last_block.h). Errors, before anything is
 // written or launched: cudaErrorInvalidValue for too small a temporary storage, a null d_out, a
 // null d_in with items, a negative n; cudaErrorInvalidDevice for a stream of another device. With
 // no items *d_out = init, written by the launch of one block (as CUB).
 #pragma once
 
-#include <ptxw/device/access.h>
+#include <ptxw/last_block.h>
 #include <ptxw/device/env.h>
 #include <ptxw/device/policy.h>
 #include <ptxw/device/temp_storage.h>
@@ -59,7 +60,8 @@ __device__ partial<T> block_reduce(partial<T> p, Op& op)
 
 template <int Threads, int Items, class In, class Out, class Op, class T>
 __global__ __launch_bounds__(Threads) void reduce_kernel(In in, unsigned long long n, Out out, Op op, T init,
-                                                         partial<T>* partials, last_block_ticket<> ticket)
+                                                         partial<T>* partials,
+                                                         last_block_ticket_state<::cuda::std::uint32_t>* ticket)
 {
   using item                      = ::cuda::std::iter_value_t<In>;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * Threads;
@@ -110,7 +112,7 @@ __global__ __launch_bounds__(Threads) void reduce_kernel(In in, unsigned long lo
   {
     partials[blockIdx.x] = block;
   }
-  if (last_block(ticket))
+  if (::ptxw::detail::last_block_unchecked(ticket, gridDim.x))
   {
     partial<T> all{T(init), false};
     for (unsigned b = threadIdx.x; b < gridDim.x; b += Threads)
@@ -194,27 +196,28 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, In d_i
       return cudaErrorInvalidValue;
     }
   }
-  return detail::dispatch_on_device<Selector>(stream, [&](auto arch) -> cudaError_t {
+  return detail::dispatch_on_device<Selector>(stream, [&](auto arch, int device) -> cudaError_t {
     static_assert(detail::check_reduce_policy<Selector, decltype(arch)::value>());
     constexpr reduce_policy p = detail::policy_at<Selector>(decltype(arch)::value);
     auto* state  = static_cast<last_block_ticket_state<::cuda::std::uint32_t>*>(parts[0]);
     auto* kernel = detail::reduce_kernel<p.block_threads, p.items_per_thread, In, Out, Op, T>;
     unsigned long long blocks = 0;
-    if (const cudaError_t err = detail::resident_blocks(kernel, p.block_threads, blocks); err != cudaSuccess)
+    if (const cudaError_t err = detail::resident_blocks<detail::reduce_kernel<p.block_threads, p.items_per_thread, In, Out, Op, T>>(
+          device, p.block_threads, blocks); err != cudaSuccess)
     {
       return err;
     }
     blocks = detail::reduce_blocks(p, n) < blocks ? detail::reduce_blocks(p, n) : blocks;
-    // One block takes no ticket (last_block() answers at once) except in checked mode, which reads its tag.
-    if (blocks > 1 || PTXW_CHECKED)
+    // One block takes no ticket: it merges at once.
+    if (blocks > 1)
     {
-      if (const cudaError_t err = detail::fresh_state(state, ::ptxw::detail::ticket_tag_byte, stream); err != cudaSuccess)
+      if (const cudaError_t err = cudaMemsetAsync(state, 0, sizeof(*state), stream); err != cudaSuccess)
       {
         return err;
       }
     }
     kernel<<<static_cast<unsigned>(blocks), p.block_threads, 0, stream>>>(
-      d_in, n, d_out, op, init, static_cast<detail::partial<T>*>(parts[1]), detail::access::ticket(state));
+      d_in, n, d_out, op, init, static_cast<detail::partial<T>*>(parts[1]), state);
     return cudaGetLastError();
   });
 }
