@@ -117,17 +117,19 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
       }
       const unsigned long long first = static_cast<unsigned long long>(block.x) * (Threads * Rounds);
       const unsigned lane            = threadIdx.x % 32;
+      // The claim of a warp's next chunk is issued before its current chunk runs and read after,
+      // so that the shared atomic's latency hides behind the work.
+      unsigned next = lane == 0 ? atomicAdd(&claimed[current], 1u) : 0u;
       while (true)
       {
-        unsigned chunk = 0;
-        if (lane == 0)
-        {
-          chunk = atomicAdd(&claimed[current], 1u);
-        }
-        chunk = __shfl_sync(~0u, chunk, 0);
+        const unsigned chunk = __shfl_sync(~0u, next, 0);
         if (chunk >= chunks)
         {
           break;
+        }
+        if (lane == 0)
+        {
+          next = atomicAdd(&claimed[current], 1u);
         }
         const unsigned long long i = first + chunk * 32ull + lane;
         if (i < n)
@@ -198,7 +200,7 @@ constexpr bool check_for_each_policy()
 template <class Selector, class Index, int Rank, class Op>
 cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long long n, Op& op, cudaStream_t stream)
 {
-  return dispatch_on_device<Selector>(stream, [&](auto arch) -> cudaError_t {
+  return dispatch_on_device<Selector>(stream, [&](auto arch, int device) -> cudaError_t {
     static_assert(check_for_each_policy<Selector, decltype(arch)::value>());
     constexpr for_each_policy p = policy_at<Selector>(decltype(arch)::value);
     using backend               = backend_t<p.backend>;
@@ -218,11 +220,23 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     clc::context<backend> ctx{};
     ctx.state = clc::detail::make_state<backend>(memory, grid, cluster, 1u, 0u, 0x9e3779b9u);
     auto* kernel = for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>;
-    dim3 launched;
-    if (const cudaError_t err = clc::detail::launch_grid<backend>(kernel, grid, block, 0, cluster, launched);
-        err != cudaSuccess)
+    // The whole grid for the hardware and the emulation; for counter_t the prefix that fits on the
+    // GPU at once (ptxw/clc_host.h), from the occupancy this call remembers per device.
+    dim3 launched               = grid;
+    constexpr bool hardware     = p.backend == scheduler::hardware
+                            || (p.backend == scheduler::automatic && build_archs[decltype(arch)::value] >= 1000);
+    if constexpr (!hardware && p.backend != scheduler::emulated)
     {
-      return err;
+      unsigned long long resident = 0;
+      const cudaError_t err       = p.cluster == 1 ? resident_blocks<for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>>(
+                                                       device, p.block_threads, resident)
+                                                   : clc::detail::resident_units(kernel, block, 0, cluster, resident);
+      if (err != cudaSuccess)
+      {
+        return err;
+      }
+      const uint3 fit = clc::detail::prefix_box({static_cast<unsigned>(pl.units), 1u, 1u}, resident);
+      launched        = dim3(fit.x * p.cluster);
     }
     if constexpr (p.cluster == 1)
     {

@@ -100,7 +100,7 @@ struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {256, 8, 1, scheduler::automatic};
+    return {256, 16, 1, scheduler::automatic};
   }
 };
 struct reduce_selector
@@ -176,16 +176,11 @@ template <class = void>
 __global__ void probe_kernel()
 {}
 
-// The index in build_archs of the cubin the current device runs (cudaFuncAttributes::binaryVersion
+// The index in build_archs of the cubin the current device (`device`) runs (cudaFuncAttributes::binaryVersion
 // of a kernel of this build, remembered per device); cudaErrorInvalidDeviceFunction where it runs none.
-inline cudaError_t running_arch_index(int& index)
+inline cudaError_t running_arch_index(int device, int& index)
 {
   static std::atomic<int> known[256]; // binaryVersion + 1 per device ordinal; 0: not asked yet
-  int device = 0;
-  if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
-  {
-    return err;
-  }
   int version = device < 256 ? known[device].load(std::memory_order_relaxed) - 1 : -1;
   if (version < 0)
   {
@@ -204,23 +199,17 @@ inline cudaError_t running_arch_index(int& index)
   return index < 0 ? cudaErrorInvalidDeviceFunction : cudaSuccess;
 }
 
-// How many blocks of `kernel` (block_threads each, no dynamic shared memory) the current device
-// holds at once, remembered per device for each kernel.
-template <class Kernel>
-cudaError_t resident_blocks(Kernel* kernel, int block_threads, unsigned long long& blocks)
+// How many blocks of Kernel (block_threads each, no dynamic shared memory) `device` holds at once, remembered per device for each kernel.
+template <auto Kernel>
+cudaError_t resident_blocks(int device, int block_threads, unsigned long long& blocks)
 {
   static std::atomic<unsigned long long> known[256]; // per device ordinal; 0: not asked yet
-  int device = 0;
-  if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
-  {
-    return err;
-  }
   blocks = device < 256 ? known[device].load(std::memory_order_relaxed) : 0;
   if (blocks == 0)
   {
     int per_sm = 0, sms = 0;
     if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); err != cudaSuccess
-        || (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0)) != cudaSuccess)
+        || (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, 0)) != cudaSuccess)
     {
       return err;
     }
@@ -261,15 +250,16 @@ cudaError_t dispatch_policy(int index, Launch&& launch)
 }
 
 // What every algorithm does once its arguments passed: refuse a stream of another device
-// (temp_storage.h), find the cubin the device runs, and launch with its policy.
+// (temp_storage.h), find the cubin the device runs, and launch(arch, device) with its policy.
 template <class Selector, class Launch>
 cudaError_t dispatch_on_device(cudaStream_t stream, Launch&& launch)
 {
-  int index = -1;
-  cudaError_t err = check_stream(stream);
-  if (err == cudaSuccess && (err = running_arch_index(index)) == cudaSuccess)
+  int device = 0, index = -1;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess && (err = check_stream(stream, device)) == cudaSuccess
+      && (err = running_arch_index(device, index)) == cudaSuccess)
   {
-    err = dispatch_policy<Selector>(index, static_cast<Launch&&>(launch));
+    err = dispatch_policy<Selector>(index, [&](auto arch) { return launch(arch, device); });
   }
   return err;
 }

@@ -78,19 +78,24 @@ cudaError_t two_phase(const temp_layout<N>& layout, void* d_temp_storage, std::s
   return cudaSuccess;
 }
 
-// cudaErrorInvalidDevice where `stream` belongs to another device than the current one.
-inline cudaError_t check_stream(cudaStream_t stream)
+// cudaErrorInvalidDevice where `stream` belongs to another device than `device`, the current one.
+// The default streams belong to the current device. A stream being captured into a graph cannot
+// be asked (cudaStreamGetDevice is not permitted then); its launches become nodes of a graph that
+// is instantiated for a device later, so it passes.
+inline cudaError_t check_stream(cudaStream_t stream, int device)
 {
-  int current = 0, owner = 0;
-  if (const cudaError_t err = cudaGetDevice(&current); err != cudaSuccess)
+  if (stream == 0 || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
   {
-    return err;
+    return cudaSuccess;
   }
-  if (const cudaError_t err = cudaStreamGetDevice(stream, &owner); err != cudaSuccess)
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  int owner                       = device;
+  cudaError_t err                 = cudaStreamIsCapturing(stream, &capture);
+  if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone)
   {
-    return err;
+    err = cudaStreamGetDevice(stream, &owner);
   }
-  return owner == current ? cudaSuccess : cudaErrorInvalidDevice;
+  return err != cudaSuccess ? err : owner == device ? cudaSuccess : cudaErrorInvalidDevice;
 }
 } // namespace device::detail
 PTXW_NAMESPACE_END

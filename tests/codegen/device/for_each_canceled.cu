@@ -1,4 +1,4 @@
-// ptxw::device::for_each_canceled's kernel (default policy: 256 threads, tiles of 8 rounds) built
+// ptxw::device::for_each_canceled's kernel (default policy: 256 threads, tiles of 16 rounds) built
 // for sm_100a, where the automatic scheduler is the hardware's: one try_cancel per tile
 // (one UGETNEXTWORKID, from the lane elect.sync picks: no BRA.U.ANY waterfall), and the warps'
 // chunk claims from shared memory (ATOMS.ADD) inside the tile.
@@ -18,7 +18,7 @@ struct mark
   }
 };
 
-template __global__ void ptxw::device::detail::for_each_kernel<256, 8, 1, ptxw::device::scheduler::automatic,
+template __global__ void ptxw::device::detail::for_each_kernel<256, 16, 1, ptxw::device::scheduler::automatic,
                                                                 unsigned, 1, mark>(
   ptxw::device::shape<1>, unsigned long long, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
 
