@@ -4,17 +4,17 @@
 //
 //   ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]
 //
-// The work of index i waits cost[i] cycles: it reads clock64 and sleeps in steps of 64 ns until
-// then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
+// The work of index i waits cost[i] nanoseconds of wall time (%globaltimer), sleeping in steps of
+// 64 ns until then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
 // such as walking a variable-length list per index); sleeping warps issue nothing, so no warp
 // starves the others (ptxw's notes on fair synthetic work: spinning warps do). Every contender
 // runs the same functor; each index writes its mark, and every run is checked to have marked every
 // index exactly once (exit code 1 otherwise).
 //
-// Costs, all with the same mean (about 1 us): uniform; lognormal sigma 1 (heavy tail: p99 about 10x
+// Costs, all with a mean of 1 us: uniform; lognormal sigma 1 (heavy tail: p99 about 10x
 // the median); lognormal sigma 1.5. The bound printed is the warp-round bound of any schedule that
 // runs 32 consecutive indices per warp step, as all three do: the sum over those chunks of their
-// most expensive index, over the GPU's warp slots (64 per SM), at the clock the device reports.
+// most expensive index, over the GPU's warp slots (64 per SM) -- or the longest index, if longer.
 #include <ptxw/device/for_each_canceled.h>
 
 #include <cub/device/device_for.cuh>
@@ -34,14 +34,22 @@
 
 namespace {
 
+// %globaltimer: nanoseconds, in steps of 32 on an H100 -- wall time, whatever the SM clock does.
+__device__ unsigned long long now_ns()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 struct wait_op
 {
   const unsigned* cost;
   unsigned* mark;
   __device__ void operator()(unsigned i) const
   {
-    const long long until = clock64() + cost[i];
-    while (clock64() < until)
+    const unsigned long long until = now_ns() + cost[i];
+    while (now_ns() < until)
     {
       __nanosleep(64);
     }
@@ -97,15 +105,15 @@ public:
     PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
   }
 
-  // Costs in cycles with a mean of about 2000 (1 us at 2 GHz); returns the warp-round bound in us.
+  // Costs in ns with a mean of 1000; returns the warp-round bound in us.
   double load(double sigma, std::vector<unsigned>& cost)
   {
     std::mt19937_64 rng(12345);
-    std::lognormal_distribution<double> d(std::log(2000.0) - sigma * sigma / 2, sigma);
+    std::lognormal_distribution<double> d(std::log(1000.0) - sigma * sigma / 2, sigma);
     cost.resize(n_);
     for (auto& c : cost)
     {
-      c = sigma == 0 ? 2000u : static_cast<unsigned>(std::min(d(rng), 4e9));
+      c = sigma == 0 ? 1000u : static_cast<unsigned>(std::min(d(rng), 4e9));
     }
     PTXW_BENCH_CHECK(cudaMemcpy(cost_, cost.data(), n_ * sizeof(unsigned), cudaMemcpyHostToDevice));
     double rounds = 0;
@@ -113,7 +121,8 @@ public:
     {
       rounds += *std::max_element(cost.begin() + c, cost.begin() + std::min(n_, c + 32));
     }
-    return rounds / warp_slots_ / clock_mhz_;
+    const double longest = *std::max_element(cost.begin(), cost.end());
+    return std::max(rounds / warp_slots_, longest) / 1000.0; // no schedule ends before its longest index
   }
 
   template <class Call>
@@ -169,12 +178,14 @@ public:
     PTXW_BENCH_CHECK(cudaGetLastError());
   }
 
+  // A policy against CUB measured right before it (timings drift over a run by more than the
+  // differences between policies).
   template <class Selector>
-  double sweep_one(const char* name, double cub_us, double bound)
+  void sweep_one(const char* name, double bound)
   {
-    const double us = time([&] { ptxw_call<Selector>(); });
+    const double cub_us = time([&] { cub_call(); });
+    const double us     = time([&] { ptxw_call<Selector>(); });
     std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
-    return us;
   }
 
   int run()
@@ -204,14 +215,15 @@ public:
       if (o_.sweep)
       {
         std::printf("  sweep (threads x rounds x cluster)   us CUB/this this/bd\n");
-        sweep_one<fixed<128, 4, 1>>("128 x 4 x 1", c, bound);
-        sweep_one<fixed<128, 8, 1>>("128 x 8 x 1", c, bound);
-        sweep_one<fixed<128, 16, 1>>("128 x 16 x 1", c, bound);
-        sweep_one<fixed<256, 4, 1>>("256 x 4 x 1", c, bound);
-        sweep_one<fixed<256, 8, 1>>("256 x 8 x 1", c, bound);
-        sweep_one<fixed<256, 16, 1>>("256 x 16 x 1", c, bound);
-        sweep_one<fixed<512, 8, 1>>("512 x 8 x 1", c, bound);
-        sweep_one<fixed<256, 8, 2>>("256 x 8 x 2", c, bound);
+        sweep_one<fixed<128, 4, 1>>("128 x 4 x 1", bound);
+        sweep_one<fixed<128, 8, 1>>("128 x 8 x 1", bound);
+        sweep_one<fixed<128, 16, 1>>("128 x 16 x 1", bound);
+        sweep_one<fixed<256, 4, 1>>("256 x 4 x 1", bound);
+        sweep_one<fixed<256, 8, 1>>("256 x 8 x 1", bound);
+        sweep_one<fixed<256, 16, 1>>("256 x 16 x 1", bound);
+        sweep_one<fixed<512, 8, 1>>("512 x 8 x 1", bound);
+        sweep_one<fixed<256, 64, 1>>("256 x 64 x 1", bound); // 2^24: a tile per CTA, no stealing
+        sweep_one<fixed<256, 8, 2>>("256 x 8 x 2", bound);
       }
     }
     std::printf("\nCUB/ptxw above 1: ptxw faster. bd: the warp-round bound. Every run marked every index once: %s\n",
