@@ -189,6 +189,14 @@ cudaError_t resident_units(void (*kernel)(Args...), dim3 block, std::size_t smem
   return count > 0 ? cudaSuccess : cudaErrorInvalidConfiguration; // the kernel cannot run with this block
 }
 
+// counter_t's persistent launch: the prefix of `grid` (in clusters of `cluster`) that `resident`
+// units fill.
+inline dim3 persistent_grid(dim3 grid, dim3 cluster, unsigned long long resident)
+{
+  const uint3 fit = prefix_box({grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z}, resident);
+  return dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
+}
+
 // Which CTAs to launch for `grid`, into launched: for counter_t (automatic_t where the cubin that
 // runs is below sm_100, so has no cluster launch control) the prefix that fits on the GPU at once,
 // for the others the whole grid.
@@ -213,8 +221,7 @@ cudaError_t launch_grid(void (*kernel)(Args...), dim3 grid, dim3 block, std::siz
     {
       return err;
     }
-    const uint3 fit = prefix_box({grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z}, resident);
-    launched        = dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
+    launched = persistent_grid(grid, cluster, resident);
   }
   return cudaSuccess;
 }

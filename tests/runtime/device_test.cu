@@ -223,8 +223,7 @@ TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
   for (unsigned n : {1u, 31u, 2048u, 1000003u})
   {
     DeviceBuffer<unsigned> hits;
-    PTXW_CUDA_OK(hits.allocate(n));
-    PTXW_CUDA_OK(hits.fill_bytes(0));
+    PTXW_CUDA_OK(hits.allocate_zeroed(n));
     PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
       return ptxw::device::for_each_canceled(t, b, n, count_hits{hits.get()});
     }));
@@ -236,10 +235,8 @@ TEST_F(Device, ForEachCanceledOnEmulationAndClusters)
 {
   const unsigned n = 300007;
   DeviceBuffer<unsigned> a, b;
-  PTXW_CUDA_OK(a.allocate(n));
-  PTXW_CUDA_OK(a.fill_bytes(0));
-  PTXW_CUDA_OK(b.allocate(n));
-  PTXW_CUDA_OK(b.fill_bytes(0));
+  PTXW_CUDA_OK(a.allocate_zeroed(n));
+  PTXW_CUDA_OK(b.allocate_zeroed(n));
   PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& bytes) {
     return ptxw::device::for_each_canceled<emulated_selector>(t, bytes, n, count_hits{a.get()});
   }));
@@ -254,8 +251,7 @@ TEST_F(Device, ForEachCanceledPassesCoordinatesOf3dShapes)
 {
   const unsigned long long nx = 1000, ny = 37, nz = 5;
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(hits.allocate(nx * ny * nz));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(hits.allocate_zeroed(nx * ny * nz));
   PTXW_CUDA_OK(ptxw::device::for_each_canceled(ptxw::device::shape<3>{{nx, ny, nz}},
                                                count_hits_3d{hits.get(), nx, ny, nz}, ptxw::device::env{}));
   PTXW_CUDA_OK(cudaDeviceSynchronize());
@@ -266,8 +262,7 @@ TEST_F(Device, TooSmallStorageLaunchesNothing)
 {
   const unsigned n = 5000;
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(hits.allocate(n));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(hits.allocate_zeroed(n));
   std::size_t bytes = 0;
   PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits.get()}));
   DeviceBuffer<unsigned char> temp;
@@ -289,8 +284,7 @@ TEST_F(Device, SeveralStreamsAtOnce)
   for (int k = 0; k < 3; ++k)
   {
     PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking));
-    PTXW_CUDA_OK(hits[k].allocate(n));
-    PTXW_CUDA_OK(hits[k].fill_bytes(0));
+    PTXW_CUDA_OK(hits[k].allocate_zeroed(n));
     std::size_t bytes = 0;
     PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits[k].get()}));
     PTXW_CUDA_OK(temp[k].allocate(bytes));
@@ -324,15 +318,13 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   DeviceBuffer<unsigned> hits;
   DeviceBuffer<int> in;
   DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(hits.allocate(n));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(hits.allocate_zeroed(n));
   std::vector<int> values(n);
   for (unsigned i = 0; i < n; ++i)
   {
     values[i] = value_at(i);
   }
-  PTXW_CUDA_OK(in.allocate(n));
-  PTXW_CUDA_OK(in.upload(values));
+  PTXW_CUDA_OK(in.assign(values));
   PTXW_CUDA_OK(out.allocate(1));
   std::size_t fb = 0, rb = 0;
   PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, fb, n, count_hits{hits.get()}));
@@ -383,8 +375,7 @@ TEST_F(Device, ReduceMatchesTheCpu)
   }
   DeviceBuffer<int> in;
   DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(in.allocate(values.size()));
-  PTXW_CUDA_OK(in.upload(values));
+  PTXW_CUDA_OK(in.assign(values));
   PTXW_CUDA_OK(out.allocate(1));
   // n = 0 writes init; odd sizes and a misaligned start take the scalar path and the tails.
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, std::size_t{1000000}, max_n})
@@ -418,10 +409,8 @@ TEST_F(Device, DrainTakesEveryItemOnceByAWholeBlock)
   }
   DeviceBuffer<job> items;
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(items.allocate(n));
-  PTXW_CUDA_OK(items.upload(jobs));
-  PTXW_CUDA_OK(hits.allocate(n));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(items.assign(jobs));
+  PTXW_CUDA_OK(hits.allocate_zeroed(n));
   PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
     return ptxw::device::drain(t, b, static_cast<const job*>(items.get()), n, run_job{hits.get()});
   }));

@@ -13,16 +13,41 @@
 // cudaErrorInvalidDevice for a stream of another device. No items is a valid no-op.
 #pragma once
 
-#include <ptxw/device/access.h>
 #include <ptxw/device/env.h>
 #include <ptxw/device/policy.h>
 #include <ptxw/device/temp_storage.h>
+#include <ptxw/work_queue.h>
 
 #include <cuda/std/type_traits>
 
 PTXW_NAMESPACE_BEGIN
 namespace device {
 namespace detail {
+// The one maker of work queues besides work_queue_host (R17): drain initialises the queue's memory
+// in the caller's temporary storage itself, on the stream.
+struct access
+{
+  template <class T>
+  static work_queue<T> queue(const T* items, unsigned long long n, work_queue_state* s)
+  {
+    return work_queue<T>(typename work_queue<T>::from_host{}, items, n, s, nullptr);
+  }
+};
+
+// A fresh queue state, set on the stream (so that a captured graph sets it at every replay):
+// cursor 0, and in checked mode its tag (R17), one byte repeated so that cudaMemsetAsync writes it.
+inline cudaError_t fresh_queue(work_queue_state* s, cudaStream_t stream)
+{
+  cudaError_t err = cudaMemsetAsync(s, 0, sizeof(*s), stream);
+#if PTXW_CHECKED
+  if (err == cudaSuccess)
+  {
+    err = cudaMemsetAsync(&s->tag, ::ptxw::detail::queue_tag_byte, sizeof(s->tag), stream);
+  }
+#endif
+  return err;
+}
+
 template <int Threads, int Batch, class T, class Op>
 __global__ __launch_bounds__(Threads) void drain_kernel(work_queue<T> q, Op op)
 {
@@ -69,13 +94,14 @@ cudaError_t drain(void* d_temp_storage, std::size_t& temp_storage_bytes, const T
     static_assert(detail::check_drain_policy<Selector, decltype(arch)::value>());
     constexpr drain_policy p = detail::policy_at<Selector>(decltype(arch)::value);
     auto* state              = static_cast<work_queue_state*>(parts[0]);
-    if (const cudaError_t err = detail::fresh_state(state, ::ptxw::detail::queue_tag_byte, stream); err != cudaSuccess)
+    if (const cudaError_t err = detail::fresh_queue(state, stream); err != cudaSuccess)
     {
       return err;
     }
-    auto* kernel                = detail::drain_kernel<p.block_threads, p.batch, T, Op>;
+    constexpr auto* kernel      = detail::drain_kernel<p.block_threads, p.batch, T, Op>;
     unsigned long long resident = 0;
-    if (const cudaError_t err = detail::resident_blocks<detail::drain_kernel<p.block_threads, p.batch, T, Op>>(device, p.block_threads, resident); err != cudaSuccess)
+    if (const cudaError_t err = detail::cached_resident_units<kernel>(device, p.block_threads, 1, resident);
+        err != cudaSuccess)
     {
       return err;
     }

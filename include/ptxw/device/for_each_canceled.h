@@ -219,7 +219,7 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
     clc::context<backend> ctx{};
     ctx.state = clc::detail::make_state<backend>(memory, grid, cluster, 1u, 0u, 0x9e3779b9u);
-    auto* kernel = for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>;
+    constexpr auto* kernel = for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>;
     // The whole grid for the hardware and the emulation; for counter_t the prefix that fits on the
     // GPU at once (ptxw/clc_host.h), from the occupancy this call remembers per device.
     dim3 launched               = grid;
@@ -228,15 +228,12 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     if constexpr (!hardware && p.backend != scheduler::emulated)
     {
       unsigned long long resident = 0;
-      const cudaError_t err       = p.cluster == 1 ? resident_blocks<for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>>(
-                                                       device, p.block_threads, resident)
-                                                   : clc::detail::resident_units(kernel, block, 0, cluster, resident);
-      if (err != cudaSuccess)
+      if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
+          err != cudaSuccess)
       {
         return err;
       }
-      const uint3 fit = clc::detail::prefix_box({static_cast<unsigned>(pl.units), 1u, 1u}, resident);
-      launched        = dim3(fit.x * p.cluster);
+      launched = clc::detail::persistent_grid(grid, cluster, resident);
     }
     if constexpr (p.cluster == 1)
     {

@@ -21,7 +21,7 @@
 // The default values and the runs that chose them: docs/device.md.
 #pragma once
 
-#include <ptxw/clc.h>
+#include <ptxw/clc_host.h>
 #include <ptxw/device/temp_storage.h>
 
 #include <atomic>
@@ -199,31 +199,24 @@ inline cudaError_t running_arch_index(int device, int& index)
   return index < 0 ? cudaErrorInvalidDeviceFunction : cudaSuccess;
 }
 
-// How many blocks of Kernel (block_threads each, no dynamic shared memory) `device` holds at once, remembered per device for each kernel.
+// clc::detail::resident_units of Kernel (block_threads threads, clusters of `cluster`, no dynamic
+// shared memory), remembered per device for each kernel: the occupancy query would otherwise cost
+// more host time than the rest of a small call.
 template <auto Kernel>
-cudaError_t resident_blocks(int device, int block_threads, unsigned long long& blocks)
+cudaError_t cached_resident_units(int device, int block_threads, int cluster, unsigned long long& units)
 {
   static std::atomic<unsigned long long> known[256]; // per device ordinal; 0: not asked yet
-  blocks = device < 256 ? known[device].load(std::memory_order_relaxed) : 0;
-  if (blocks == 0)
+  units = device < 256 ? known[device].load(std::memory_order_relaxed) : 0;
+  if (units != 0)
   {
-    int per_sm = 0, sms = 0;
-    if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); err != cudaSuccess
-        || (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, 0)) != cudaSuccess)
-    {
-      return err;
-    }
-    if (per_sm <= 0)
-    {
-      return cudaErrorInvalidConfiguration;
-    }
-    blocks = static_cast<unsigned long long>(per_sm) * sms;
-    if (device < 256)
-    {
-      known[device].store(blocks, std::memory_order_relaxed);
-    }
+    return cudaSuccess;
   }
-  return cudaSuccess;
+  const cudaError_t err = clc::detail::resident_units(Kernel, dim3(block_threads), 0, dim3(cluster), units);
+  if (err == cudaSuccess && device < 256)
+  {
+    known[device].store(units, std::memory_order_relaxed);
+  }
+  return err;
 }
 
 // Calls launch(std::integral_constant<int, I>) for the architecture I that shares index's policy and

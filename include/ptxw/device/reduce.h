@@ -200,10 +200,10 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, In d_i
     static_assert(detail::check_reduce_policy<Selector, decltype(arch)::value>());
     constexpr reduce_policy p = detail::policy_at<Selector>(decltype(arch)::value);
     auto* state  = static_cast<last_block_ticket_state<::cuda::std::uint32_t>*>(parts[0]);
-    auto* kernel = detail::reduce_kernel<p.block_threads, p.items_per_thread, In, Out, Op, T>;
+    constexpr auto* kernel = detail::reduce_kernel<p.block_threads, p.items_per_thread, In, Out, Op, T>;
     unsigned long long blocks = 0;
-    if (const cudaError_t err = detail::resident_blocks<detail::reduce_kernel<p.block_threads, p.items_per_thread, In, Out, Op, T>>(
-          device, p.block_threads, blocks); err != cudaSuccess)
+    if (const cudaError_t err = detail::cached_resident_units<kernel>(device, p.block_threads, 1, blocks);
+        err != cudaSuccess)
     {
       return err;
     }
