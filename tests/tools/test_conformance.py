@@ -73,6 +73,26 @@ class ConformanceTest(unittest.TestCase):
             self.assertIn("UGETNEXTWORKID.SELFCAST", text)
 
 
+    def test_compare_names_each_changed_cell_and_only_those(self):
+        before = json.loads(Path(self.tmp.name, "report", "conformance.json").read_text())
+        cell(before, "sm_90a", "mbarrier.init")["ptxw"]["verdict"] = "reject"  # as if ptxw's gate had changed
+        cell(before, "sm_100a", "mbarrier.init")["sass"].append("MEMBAR.ALL.GPU")
+        gone = dict(cell(before, "sm_90a", "mbarrier.init"), target="sm_100f")  # a cell the grid lacks now
+        before["cells"].append(gone)
+        path = Path(self.tmp.name, "before.json")
+        path.write_text(json.dumps(before))
+        run = subprocess.run([sys.executable, str(PTXW), "conformance", "--no-default-toolchains", "--toolchain",
+                              str(REAL.root), "--targets", "sm_90a", "sm_100a", "--variants", *VARIANTS,
+                              "--build-dir", str(Path(self.tmp.name, "build")), "--out", str(Path(self.tmp.name, "again")),
+                              "--compare", str(path)], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        version = cell(before, "sm_90a", "mbarrier.init")["toolchain"]
+        self.assertIn(f"3 of {len(before['cells'])} cells changed", run.stdout)
+        self.assertIn(f"{version} sm_90a mbarrier.init: ptxw 'reject' -> 'accept'", run.stdout)
+        self.assertIn(f"{version} sm_100a mbarrier.init: sass", run.stdout)
+        self.assertIn(f"{version} sm_100f mbarrier.init: not in the grid any more", run.stdout)
+
+
 class DisagreementTest(unittest.TestCase):
     """Cells where a gate disagrees with ptxas (README, "Findings"): with CUDA 13.0, ptxw and CCCL refuse
     mbarrier.arrive.release.cta on sm_80, which ptxas accepts; CCCL 3.0.1 refuses the multicast
@@ -166,6 +186,9 @@ class BadInputTest(unittest.TestCase):
 
     def test_missing_toolchain(self):
         self.check("--toolchain", "/nowhere/cuda", message="no CUDA toolchain at /nowhere/cuda")
+
+    def test_unreadable_grid_to_compare(self):
+        self.check("--compare", "/nowhere.json", message="cannot read a grid from /nowhere.json")
 
     def test_missing_runtime_results(self):
         self.check("--runtime-results", "/nowhere.xml", message="cannot read runtime results /nowhere.xml")

@@ -85,6 +85,7 @@ def cmd_conformance(a):
     for name in a.targets:
         targets.parse(name)
     selected = conformance.select_variants(a.variants)
+    before = conformance.load_verdicts(Path(a.compare)) if a.compare else None
     extra = [toolchain.Toolchain(Path(t).resolve()).check(require_nvcc=False).root for t in a.toolchain]
     runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results) if a.runtime_results \
         else None
@@ -107,7 +108,11 @@ def cmd_conformance(a):
     report.write_all(grid, out_dir, Path(a.markdown) if a.markdown else None)
     print(report.summary(grid))
     print(f"\nreports: {out_dir / 'conformance.md'}, {out_dir / 'conformance.html'}, {out_dir / 'conformance.json'}")
-    if grid.errors or (a.fail_on_disagreement and any(c.disagrees for c in grid.cells)):
+    changed = conformance.changes(before, grid) if before is not None else []
+    if before is not None:
+        print(f"\ncompared with {a.compare}: {len(changed)} of {len(before)} cells changed" +
+              "".join(f"\n  {c}" for c in changed))
+    if grid.errors or changed or (a.fail_on_disagreement and any(c.disagrees for c in grid.cells)):
         return ExitCode.FAILED
     return ExitCode.OK
 
@@ -168,6 +173,8 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--no-cache", action="store_true", help="measure every cell again")
     k.add_argument("-j", "--jobs", type=int, help="parallel targets (default: one per core)")
     k.add_argument("--fail-on-disagreement", action="store_true", help="exit 1 if a gate disagrees with ptxas")
+    k.add_argument("--compare", metavar="GRID_JSON", help="exit 1 if a cell of this earlier conformance.json is "
+                   "measured differently now (verdicts and SASS opcodes) or is gone; cells it lacks are no change")
     k.set_defaults(run=cmd_conformance)
     sass_diff_cli.add_parser(sub)
     c = sub.add_parser("codegen", help="run the codegen suite (lit) per target and print a summary")

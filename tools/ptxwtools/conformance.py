@@ -530,6 +530,37 @@ def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
     return c
 
 
+# What a cell says, for comparing two grids: the verdicts and the SASS opcodes, not the commands
+# and outputs behind them (temporary paths differ between runs).
+_COMPARED = ("ptxas", "sass", "ptxw", "cccl", "runtime")
+
+
+def load_verdicts(path: Path) -> dict:
+    """{(toolchain, target, variant): {column: verdict}} of a grid's JSON (conformance.json)."""
+    try:
+        cells = json.loads(path.read_text())["cells"]
+        return {(c["toolchain"], c["target"], c["variant"]):
+                {k: c[k] if k == "sass" else (c[k] or {}).get("verdict") for k in _COMPARED} for c in cells}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise errors.BadInput(f"cannot read a grid from {path}: {e}") from None
+
+
+def changes(before: dict, grid: Grid) -> list:
+    """The cells of `before` (load_verdicts) that the grid measured differently or no longer has, in
+    words; cells the grid adds are no change."""
+    now = {(c.toolchain, c.target, c.variant): c for c in grid.cells}
+    found = []
+    for key, old in before.items():
+        name = " ".join(key)
+        if key not in now:
+            found.append(f"{name}: not in the grid any more")
+            continue
+        c = now[key]
+        new = {k: c.sass if k == "sass" else (getattr(c, k).text if getattr(c, k) else None) for k in _COMPARED}
+        found += [f"{name}: {k} {old[k]!r} -> {new[k]!r}" for k in _COMPARED if old[k] != new[k]]
+    return found
+
+
 def to_json(grid: Grid) -> str:
     def step(s):
         return s and {"verdict": s.text, "command": s.command, "output": s.output}
