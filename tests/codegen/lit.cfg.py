@@ -11,6 +11,7 @@
 #   %ptx-generated=NAMES, %sass-generated=NAMES  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... per
 #                  name: the checks `ptxw update-checks` writes (tools/ptxwtools/update_checks.py)
 #   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
+#   %ptxw-gate     ptxw's R9 gate of every form of tools/ptxwtools/variants.py against ptxas, for the target
 #   %nvcc          nvcc for the target with ptxw on the include path (diagnostic tests)
 #   %cuobjdump     the cuobjdump the suite disassembles with
 #
@@ -46,7 +47,7 @@ except (targets.UnknownTarget, toolchain.ToolError) as e:
     lit_config.fatal(str(e))
 
 config.name = f"ptxw-codegen-{target.name}"
-config.suffixes = [".cu"]
+config.suffixes = [".cu", ".test"]  # .test: a tool run, no source of its own (gate/variants.test)
 config.excludes = ["Inputs"]
 config.test_source_root = str(source_root)
 config.test_exec_root = str(Path(params.get("build_dir", repo / "build")).resolve() / "codegen" / target.name)
@@ -79,6 +80,7 @@ config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, co
 config.substitutions += [
     ("%cuobjdump", str(cuobjdump)),
     ("%ptxw-sass-equal", f"{python} {tools / 'ptxw'} sass-equal"),
+    ("%ptxw-gate", f"{python} {tools / 'ptxw'} gate --cuda-root {tc.root} --targets {target.name}"),
     # %sass-generated=GEN,RELAXED-GEN: the checks `ptxw update-checks` writes, under the prefixes of each
     # name (GEN-SASS, GEN-SASS-SM10X, GEN-SASS-SM100A, RELAXED-GEN-SASS, ...); up to three names.
     *((rf"%{kind}-generated=" + ",".join([r"([A-Z][A-Z0-9_-]*)"] * n) + r"(?![\w,-])",

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import check, compile as compile_, deps, errors, mutate, sass_diff_cli, sass_equal, targets, toolchain, update_checks
+from . import (check, compile as compile_, deps, errors, gate, mutate, sass_diff_cli, sass_equal, targets, toolchain,
+               update_checks)
 from .errors import ExitCode
 
 REPO = toolchain.REPO
@@ -188,7 +189,7 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("test", help="set up, build and run every test (CTest)")
     t.add_argument("--build-dir", default=str(REPO / "build"))
     t.set_defaults(run=cmd_test)
-    for module in (compile_, sass_equal, check, mutate):
+    for module in (compile_, sass_equal, check, gate, mutate):
         module.add_parser(sub)
     return p
 

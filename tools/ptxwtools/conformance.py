@@ -31,14 +31,14 @@ import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, compile as compile_, cubin, errors, probes, sass, toolchain, variants
+from . import cache as cache_, cubin, errors, gate, probes, sass, toolchain, variants
 
 # The target whose SASS runs on the GPUs this project has (an H100), and the runtime tests' build.
 RUNTIME_TARGET = "sm_90a"
 RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
 
 _UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
-_SOURCE_FILES = ("conformance.py", "variants.py", "probes.py", "sass.py", "cubin.py")
+_SOURCE_FILES = ("conformance.py", "gate.py", "variants.py", "probes.py", "sass.py", "cubin.py")
 
 
 _digest = cache_.digest
@@ -222,22 +222,9 @@ class Measurer:
         return {v.id: self.cache.get_or(which, keys[v.id], lambda v=v: compute(v)) for v in vs}
 
     def _compile(self, target: str, sources: dict, tmp: Path):
-        """nvcc -ptx of one translation unit with a kernel per {name: statement}. Also returns the
-        names of the kernels whose lines an error points at."""
-        text, lines = variants.PRELUDE, {}
-        for name, statement in sources.items():
-            first = text.count("\n") + 1
-            text += variants.KERNEL.format(name=name, statement=statement)
-            lines[name] = (first, text.count("\n"))
-        src = tmp / "variants.cu"
-        src.write_text(text)
-        out = tmp / "variants.ptx"
-        rc, cmd, output = self._run([*compile_.nvcc_command(self.tc, target, src, [toolchain.REPO / "include"], (), "-ptx"),
-                                     "-o", out])
-        error_lines = {int(n) for n in re.findall(r"variants\.cu\((\d+)\): error", output)}
-        error_lines |= {int(n) for n in re.findall(r"at line (\d+) of \S*variants\.cu", output)}
-        failing = {name for name, (a, b) in lines.items() if any(a <= n <= b for n in error_lines)}
-        return rc, cmd, output, (out.read_text() if rc == 0 else ""), failing
+        """gate.compile_statements, with the names of the kernels its errors point at."""
+        rc, cmd, output, ptx, found = gate.compile_statements(self.tc, target, sources, tmp)
+        return rc, cmd, output, ptx, {n for _, kernels in found for n in kernels}
 
     def _gate_batch(self, which: str, target: str, vs: list, ptxas: dict) -> dict:
         """One compile for all variants; the ones its errors point at, and all of them if the
@@ -254,7 +241,7 @@ class Measurer:
                 rc, cmd, output, ptx, failing = self._compile(target, {name[v.id]: statement(v) for v in group}, tmp)
                 if rc == 0:
                     for v in group:
-                        result[v.id] = asdict(self._classify(which, v, rc, cmd, output, _kernel_ptx(ptx, name[v.id])))
+                        result[v.id] = asdict(self._classify(which, v, rc, cmd, output, gate.kernel_ptx(ptx, name[v.id])))
                     group = []
                     break
                 if not failing:
@@ -279,7 +266,7 @@ class Measurer:
         stub = _UNSUPPORTED_STUB.search(ptx)
         if stub:
             return Step(Verdict.REJECT_LINK_TIME, cmd, f"the PTX calls {stub.group(0)}, defined nowhere")
-        if _same_form(v.mnemonic) in _same_form(ptx):
+        if gate.same_form(v.mnemonic) in gate.same_form(ptx):
             return Step(Verdict.ACCEPT, cmd, "")
         return Step(Verdict.ERROR, cmd, ptx[-2000:], "compiled, but the PTX lacks " + v.mnemonic)
 
@@ -294,11 +281,6 @@ def key_opcodes(ops) -> list:
     return [op for op in dict.fromkeys(ops) if op.split(".")[0] not in _SUPPORT]
 
 
-def _same_form(ptx: str) -> str:
-    """.shared and .shared::cta are one state space (nvcc writes the short form for mbarrier.init)."""
-    return ptx.replace(".shared::cta", ".shared")
-
-
 def _opcodes(function) -> list:
     if function is None:
         return []
@@ -307,14 +289,6 @@ def _opcodes(function) -> list:
         text = re.sub(r"^@!?U?P\w+\s+", "", ins.text)
         out.append(text.split()[0])
     return out
-
-
-def _kernel_ptx(ptx: str, name: str) -> str:
-    start = ptx.find(f".entry {name}(")
-    if start < 0:
-        return ""
-    end = ptx.find(".entry ", start + 1)
-    return ptx[start:] if end < 0 else ptx[start:end]
 
 
 # ---- runtime results ---------------------------------------------------------------------------

@@ -26,10 +26,10 @@ KERNEL = """extern "C" __global__ void {name}(unsigned n, unsigned r, unsigned* 
                                    ptxw::clc::context<ptxw::clc::hardware_t> hw,
                                    ptxw::clc::context<ptxw::clc::emulated_t> emu)
 {{
-  __shared__ ptxw::cta_barrier bar;
-  __shared__ ptxw::cluster_barrier cbar;
-  __shared__ uint64_t raw;
-  __shared__ alignas(16) uint4 resp;
+  [[maybe_unused]] __shared__ ptxw::cta_barrier bar;
+  [[maybe_unused]] __shared__ ptxw::cluster_barrier cbar;
+  [[maybe_unused]] __shared__ uint64_t raw;
+  [[maybe_unused]] __shared__ alignas(16) uint4 resp;
   ptxw::phase ph;
   (void) n, (void) r, (void) out, (void) hw, (void) emu, (void) ph;
   {statement}
