@@ -78,7 +78,8 @@ class BadInputTest(unittest.TestCase):
         self.assertFailsLoudly(out, "cannot compile an empty kernel", "nvcc: internal error")
 
 
-COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check", "mutate")
+COMMANDS = ("setup", "conformance", "sass-diff", "codegen", "update-checks", "test", "compile", "sass-equal", "check", "gate",
+            "mutate")
 
 
 def ptxw(*args, tool=PTXW, env=None):
@@ -101,12 +102,18 @@ class CommandLineTest(unittest.TestCase):
                 "check": ["check", "nope.cu", "--target", "sm_9", "--checks", "c", "--out", tmp],
                 "codegen": ["codegen", "--no-setup", "--targets", "sm9"],
                 "update-checks": ["update-checks", str(Path(tmp, "nope.cu"))],
+                "gate": ["gate", "--targets", "sm_90a", "sm_99z"],
             }
             for command, args in cases.items():
                 with self.subTest(command):
                     out = ptxw(*args)
                     self.assertEqual(out.returncode, 2, out.stderr)
                     self.assertTrue(out.stderr.startswith(f"ptxw {command}: "), out.stderr)
+
+    def test_gate_of_a_target_ptxas_lacks_is_skipped(self):
+        out = ptxw("gate", "--targets", "sm_99a")
+        self.assertEqual(out.returncode, 77, out.stdout + out.stderr)
+        self.assertIn("sm_99a: unsupported (ptxas", out.stdout)
 
     def test_nvcc_flags_only_where_taken(self):
         out = ptxw("sass-equal", "x.sass", "--", "-DX")
