@@ -158,6 +158,8 @@ TEST(DeviceArgs, BadArgumentsAreInvalidValue)
   EXPECT_EQ(ptxw::device::sum(host.data(), bytes, &in, &out, -3), cudaErrorInvalidValue);
   EXPECT_EQ(ptxw::device::drain(host.data(), bytes, static_cast<const job*>(nullptr), 3, run_job{nullptr}),
             cudaErrorInvalidValue);
+  const job j{};
+  EXPECT_EQ(ptxw::device::drain(host.data(), bytes, &j, -2, run_job{nullptr}), cudaErrorInvalidValue);
   EXPECT_EQ(out, 0);
 }
 

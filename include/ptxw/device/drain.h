@@ -70,15 +70,11 @@ template <class Selector = drain_selector, class T, class NumItems, class Op>
 cudaError_t drain(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_items, NumItems num_items, Op op,
                   cudaStream_t stream = 0)
 {
-  static_assert(::cuda::std::is_integral_v<NumItems>, "ptxw: drain's num_items is an integer");
-  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  unsigned long long n = 0;
+  if (!detail::item_count(num_items, n))
   {
-    if (num_items < 0)
-    {
-      return cudaErrorInvalidValue;
-    }
+    return cudaErrorInvalidValue;
   }
-  const auto n = static_cast<unsigned long long>(num_items);
   void* parts[1];
   if (const cudaError_t err = detail::two_phase(detail::temp_layout<1>{{sizeof(work_queue_state)}}, d_temp_storage,
                                                 temp_storage_bytes, parts);

@@ -290,14 +290,11 @@ template <class Selector = for_each_selector, class NumItems, class Op,
 cudaError_t for_each_canceled(void* d_temp_storage, std::size_t& temp_storage_bytes, NumItems num_items, Op op,
                               cudaStream_t stream = 0)
 {
-  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  shape<1> s{};
+  if (!detail::item_count(num_items, s.extent[0]))
   {
-    if (num_items < 0)
-    {
-      return cudaErrorInvalidValue;
-    }
+    return cudaErrorInvalidValue;
   }
-  const shape<1> s{{static_cast<unsigned long long>(num_items)}};
   return detail::for_each_two_phase<Selector, NumItems>(d_temp_storage, temp_storage_bytes, s, op, stream);
 }
 

@@ -166,15 +166,11 @@ template <class Selector = reduce_selector, class In, class Out, class NumItems,
 cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, In d_in, Out d_out, NumItems num_items,
                    Op op, T init, cudaStream_t stream = 0)
 {
-  static_assert(::cuda::std::is_integral_v<NumItems>, "ptxw: reduce's num_items is an integer");
-  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  unsigned long long n = 0;
+  if (!detail::item_count(num_items, n))
   {
-    if (num_items < 0)
-    {
-      return cudaErrorInvalidValue;
-    }
+    return cudaErrorInvalidValue;
   }
-  const auto n = static_cast<unsigned long long>(num_items);
   void* parts[2];
   if (const cudaError_t err = detail::two_phase(detail::reduce_layout<Selector, T>(n), d_temp_storage,
                                                 temp_storage_bytes, parts);

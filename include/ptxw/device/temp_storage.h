@@ -14,6 +14,8 @@
 
 #include <ptxw/config.h>
 
+#include <cuda/std/type_traits>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -58,6 +60,22 @@ struct temp_layout
     }
   }
 };
+
+// num_items as CUB takes it, of any integer type, in n; false (cudaErrorInvalidValue) where negative.
+template <class NumItems>
+constexpr bool item_count(NumItems num_items, unsigned long long& n)
+{
+  static_assert(::cuda::std::is_integral_v<NumItems>, PTXW_RULE(R18) "num_items is an integer");
+  if constexpr (::cuda::std::is_signed_v<NumItems>)
+  {
+    if (num_items < 0)
+    {
+      return false;
+    }
+  }
+  n = static_cast<unsigned long long>(num_items);
+  return true;
+}
 
 // The steps every algorithm takes, in order, before it launches: a size query answers; too small
 // a buffer is refused; then the stream must belong to the current device.
