@@ -11,11 +11,11 @@
 // order, and must not synchronise with other threads (it runs in divergent code). Unlike it, the
 // indices are not dealt out statically: CTAs steal tiles of policy.block_threads * policy.rounds
 // indices (hardware cluster launch control on sm_100 and newer, counter_t on sm_90: a persistent
-// grid, ptxw/clc/counter.h), and inside its tile each warp takes the next 32 indices when it is
-// done with its last. A warp held up by a slow index holds up nobody else until the tile ends,
-// where CUB's block holds its SM slots until its slowest warp finishes. That pays where per-index
-// costs are skewed and the work waits rather than computes (memory latency); docs/device.md has
-// the figures against CUB.
+// grid, ptxw/clc/counter.h). A tile is a column of the index space (its rounds lie a grid of tiles
+// apart), so a hot region is shared by all tiles, and in it each thread walks its own indices with
+// nothing that synchronises the warp: a lane held up by a slow index does not hold up the others,
+// where CUB's block holds its SM slots until its slowest thread finishes. docs/device.md has the
+// figures against CUB.
 //
 // The scheduler's memory (the counter; the emulation's claims and responses) comes from the
 // temporary storage. Errors, before anything is written or launched:
@@ -99,45 +99,17 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
 #if defined(__CUDA_ARCH__)
   if constexpr (__CUDA_ARCH__ >= first_arch(B)) // other architectures of the build never launch it
   {
-    // Per tile: warps take its chunks of 32 indices from a shared counter. Two counters alternate;
-    // thread 0 clears the next tile's while this one runs, and the loop's barrier between two
-    // tiles orders that before the next tile's first claim.
-    constexpr unsigned chunks = Threads / 32 * Rounds;
-    __shared__ unsigned claimed[2];
-    unsigned current = 0;
-    if (threadIdx.x == 0)
-    {
-      claimed[0] = claimed[1] = 0;
-    }
-    __syncthreads();
+    // Tile b is a column of the index space: its round r is the Threads indices from
+    // (r * tiles + b) * Threads, so a tile samples the whole range and a hot region is shared by
+    // all tiles. Each thread walks its own indices; nothing in the walk synchronises the warp, so a
+    // lane held up by a slow index does not hold up the other lanes.
+    const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
     auto tile = [&](dim3 block) {
-      if (threadIdx.x == 0)
+      unsigned long long i = static_cast<unsigned long long>(block.x) * Threads + threadIdx.x;
+      for (int r = 0; r < Rounds && i < n; ++r, i += stride)
       {
-        claimed[current ^ 1] = 0;
+        invoke<Index>(op, s, i);
       }
-      const unsigned long long first = static_cast<unsigned long long>(block.x) * (Threads * Rounds);
-      const unsigned lane            = threadIdx.x % 32;
-      // The claim of a warp's next chunk is issued before its current chunk runs and read after,
-      // so that the shared atomic's latency hides behind the work.
-      unsigned next = lane == 0 ? atomicAdd(&claimed[current], 1u) : 0u;
-      while (true)
-      {
-        const unsigned chunk = __shfl_sync(~0u, next, 0);
-        if (chunk >= chunks)
-        {
-          break;
-        }
-        if (lane == 0)
-        {
-          next = atomicAdd(&claimed[current], 1u);
-        }
-        const unsigned long long i = first + chunk * 32ull + lane;
-        if (i < n)
-        {
-          invoke<Index>(op, s, i);
-        }
-      }
-      current ^= 1;
     };
     if constexpr (Cluster == 1)
     {
