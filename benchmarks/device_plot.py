@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Draws the output of ptxw_bench_device_for_each as an SVG: per cost distribution, each contender's
-time over the warp-round bound (1.0 = the bound), CUB, thrust and ptxw's default first, then the
+time over the bound of any schedule (1.0 = the bound), CUB, thrust and ptxw's default first, then the
 policy sweep (its times, each measured right after a CUB run).
 
     benchmarks/device_plot.py docs/runtime/device-for-each.txt docs/device/for_each.svg
@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-MAIN = re.compile(r"^(uniform|lognormal s=[\d.]+)\s+([\d.]+) \|\s+([\d.]+)\s+([\d.]+)\s+([\d.]+) \|")
+MAIN = re.compile(r"^(uniform|lognormal s=[\d.]+|hot spot)\s+([\d.]+) \|\s+([\d.]+)\s+([\d.]+)\s+([\d.]+) \|")
 SWEEP = re.compile(r"^\s+(\d+ x \d+ x \d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$")
 
 
@@ -38,7 +38,7 @@ def svg(groups, title):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 80}" height="{height}" '
            'font-family="sans-serif" font-size="11">',
            f'<text x="4" y="16" font-size="13" font-weight="bold">{title}</text>',
-           f'<text x="4" y="30">time / warp-round bound (1.0 = the bound; shorter is faster)</text>']
+           f'<text x="4" y="30">time / bound of any schedule (1.0 = the bound; shorter is faster)</text>']
     x0 = label_w
     y = top
     for costs, bound, rows in groups:

@@ -5,8 +5,8 @@
 //   {
 //     constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability cc) const
 //     {
-//       return cc.major() >= 10 ? ptxw::device::for_each_policy{256, 8, 1, ptxw::device::scheduler::hardware}
-//                               : ptxw::device::for_each_policy{128, 8, 1, ptxw::device::scheduler::counter};
+//       return cc.major() >= 10 ? ptxw::device::for_each_policy{512, 16, 1, ptxw::device::scheduler::hardware}
+//                               : ptxw::device::for_each_policy{256, 32, 1, ptxw::device::scheduler::counter};
 //     }
 //   };
 //   ptxw::device::for_each_canceled<my_selector>(d_temp, bytes, n, op, stream);
@@ -54,8 +54,8 @@ enum class scheduler
 };
 
 // for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
-// work stealing, cluster CTAs at a time (1: no clusters); inside a tile each warp takes the next 32
-// indices when it is done with its last, so a warp held up by a slow index does not hold up the CTA.
+// work stealing, cluster CTAs at a time (1: no clusters); inside a tile each thread walks its own
+// rounds indices, so a lane held up by a slow index does not hold up the others.
 struct for_each_policy
 {
   int block_threads;
@@ -100,7 +100,7 @@ struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {256, 16, 1, scheduler::automatic};
+    return {512, 32, 1, scheduler::automatic};
   }
 };
 struct reduce_selector
