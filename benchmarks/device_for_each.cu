@@ -28,10 +28,10 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
-#include <numeric>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -120,7 +120,9 @@ public:
     for (unsigned i = 0; i < n_; ++i)
     {
       const bool hot = i >= n_ / 2 && i < n_ / 2 + n_ / 16;
-      cost[i]        = sigma == 0 ? 1000u : sigma < 0 ? (hot ? 8000u : 533u) : static_cast<unsigned>(std::min(d(rng), 4e9));
+      cost[i]        = sigma == 0  ? 1000u
+                     : sigma < 0 ? (hot ? 8000u : 533u)
+                                 : static_cast<unsigned>(std::min(d(rng), 4e9));
     }
     PTXW_BENCH_CHECK(cudaMemcpy(cost_, cost.data(), n_ * sizeof(unsigned), cudaMemcpyHostToDevice));
     const double total   = std::accumulate(cost.begin(), cost.end(), 0.0);
