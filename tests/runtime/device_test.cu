@@ -3,6 +3,7 @@
 // CPU reference.
 #include <ptxw/device.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -31,6 +32,16 @@ struct count_hits_3d
     {
       atomicAdd(hits + x + nx * (y + ny * z), 1u);
     }
+  }
+};
+
+// The CTA that ran each index.
+struct record_block
+{
+  unsigned* block;
+  __device__ void operator()(unsigned i) const
+  {
+    block[i] = blockIdx.x;
   }
 };
 
@@ -77,6 +88,14 @@ struct emulated_selector
     return {128, 2, 1, ptxw::device::scheduler::emulated};
   }
 };
+// The default's shape on counter_t, whose persistent CTAs each take their own tile first.
+struct counter_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {512, 32, 1, ptxw::device::scheduler::counter};
+  }
+};
 struct cluster_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
@@ -106,7 +125,8 @@ TEST(DeviceArgs, SizeQueryWritesTheSizeAndAtLeastTheStateItNeeds)
             cudaSuccess);
   EXPECT_EQ(ptxw::device::for_each_canceled<emulated_selector>(nullptr, emulated_large, 256 * 1001, count_hits{nullptr}),
             cudaSuccess);
-  EXPECT_GE(emulated_large - emulated_small, 1000 * (4 + 16)); // 1000 tiles more
+  // Sized for one round per tile (the most tiles any device can be given): 2000 tiles more.
+  EXPECT_GE(emulated_large - emulated_small, 2000 * (4 + 16));
   std::size_t r_small = 0, r_large = 0;
   EXPECT_EQ(ptxw::device::sum(nullptr, r_small, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr), 10),
             cudaSuccess);
@@ -234,9 +254,54 @@ TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
   }
 }
 
+TEST_F(Device, ForEachCanceledGivesEveryCtaATileAndStealsOnlyBeyondTheGpu)
+{
+  // counter_t with tiles of up to 32 rounds of 512 threads, and the CTA that ran each index.
+  auto ctas_of = [&](unsigned n, std::vector<unsigned>& per_cta) {
+    DeviceBuffer<unsigned> block;
+    PTXW_CUDA_OK(block.allocate_zeroed(n));
+    PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
+      return ptxw::device::for_each_canceled<counter_selector>(t, b, n, record_block{block.get()});
+    }));
+    std::vector<unsigned> h;
+    PTXW_CUDA_OK(block.download(h));
+    per_cta.assign(n, 0);
+    for (unsigned b : h)
+    {
+      ASSERT_LT(b, n);
+      ++per_cta[b];
+    }
+  };
+  // 64 x 512 indices: at the policy's 32 rounds two CTAs would run them all while every other SM
+  // idles; with fewer rounds per tile 64 CTAs run 512 indices each (64 CTAs fit on any GPU).
+  std::vector<unsigned> per_cta;
+  ctas_of(64 * 512, per_cta);
+  EXPECT_EQ(std::count(per_cta.begin(), per_cta.end(), 512u), 64) << "CTA 0 ran " << per_cta[0];
+  // With nothing to steal the scheduler is not set up: its storage is left as it was.
+  std::size_t bytes = 0;
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled<counter_selector>(nullptr, bytes, 64 * 512, count_hits{nullptr}));
+  DeviceBuffer<unsigned char> temp;
+  DeviceBuffer<unsigned> hits;
+  PTXW_CUDA_OK(temp.allocate(bytes));
+  PTXW_CUDA_OK(temp.fill_bytes(0xab));
+  PTXW_CUDA_OK(hits.allocate_zeroed(64 * 512));
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled<counter_selector>(temp.get(), bytes, 64 * 512, count_hits{hits.get()}));
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  expect_once(hits);
+  std::vector<unsigned char> t;
+  PTXW_CUDA_OK(temp.download(t));
+  EXPECT_EQ(std::count(t.begin(), t.end(), 0xab), static_cast<long>(t.size()));
+  // 20000003 indices: 1221 tiles or more (of up to 32 rounds), more than fit at once (528 CTAs on
+  // an H100), so a persistent grid steals them: fewer CTAs than 1221 ran indices.
+  ctas_of(20000003, per_cta);
+  EXPECT_LT(per_cta.size() - std::count(per_cta.begin(), per_cta.end(), 0u), 1221u);
+}
+
 TEST_F(Device, ForEachCanceledOnEmulationAndClusters)
 {
-  const unsigned n = 300007;
+  // More tiles than fit at once for both (the emulation always runs its protocol; clusters of 2
+  // steal only beyond 2112 resident CTAs of 128 threads on an H100).
+  const unsigned n = 3000017;
   DeviceBuffer<unsigned> a, b;
   PTXW_CUDA_OK(a.allocate_zeroed(n));
   PTXW_CUDA_OK(b.allocate_zeroed(n));
@@ -280,7 +345,7 @@ TEST_F(Device, TooSmallStorageLaunchesNothing)
 
 TEST_F(Device, SeveralStreamsAtOnce)
 {
-  const unsigned n = 1 << 20;
+  const unsigned n = 20000003; // the default policy steals (see ForEachCanceledRunsEveryIndexOnce...)
   cudaStream_t s[3];
   DeviceBuffer<unsigned> hits[3];
   DeviceBuffer<unsigned char> temp[3];
@@ -317,11 +382,12 @@ TEST_F(Device, SeveralStreamsAtOnce)
 
 TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
 {
-  const unsigned n = 123457;
+  const unsigned n  = 123457;
+  const unsigned nf = 20000003; // for_each: the default policy steals, so each replay needs the cursor's reset
   DeviceBuffer<unsigned> hits;
   DeviceBuffer<int> in;
   DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(hits.allocate_zeroed(n));
+  PTXW_CUDA_OK(hits.allocate_zeroed(nf));
   std::vector<int> values(n);
   for (unsigned i = 0; i < n; ++i)
   {
@@ -330,7 +396,7 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   PTXW_CUDA_OK(in.assign(values));
   PTXW_CUDA_OK(out.allocate(1));
   std::size_t fb = 0, rb = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, fb, n, count_hits{hits.get()}));
+  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, fb, nf, count_hits{hits.get()}));
   PTXW_CUDA_OK(ptxw::device::sum(nullptr, rb, in.get(), out.get(), n));
   DeviceBuffer<unsigned char> ft, rt;
   PTXW_CUDA_OK(ft.allocate(fb));
@@ -339,7 +405,7 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaGraph_t graph;
   PTXW_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, n, count_hits{hits.get()}, s);
+  const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, nf, count_hits{hits.get()}, s);
   const cudaError_t r = ptxw::device::sum(rt.get(), rb, in.get(), out.get(), n, s);
   PTXW_CUDA_OK(cudaStreamEndCapture(s, &graph));
   PTXW_CUDA_OK(f);

@@ -11,11 +11,13 @@
 // order, and must not synchronise with other threads (it runs in divergent code). Unlike it, the
 // indices are not dealt out statically: CTAs steal tiles of policy.block_threads * policy.rounds
 // indices (hardware cluster launch control on sm_100 and newer, counter_t on sm_90: a persistent
-// grid, ptxw/clc/counter.h). A tile is a column of the index space (its rounds lie a grid of tiles
-// apart), so a hot region is shared by all tiles, and in it each thread walks its own indices with
-// nothing that synchronises the warp: a lane held up by a slow index does not hold up the others,
-// where CUB's block holds its SM slots until its slowest thread finishes. docs/device.md has the
-// figures against CUB.
+// grid, ptxw/clc/counter.h). Where that would leave resident CTAs without a tile, tiles have fewer
+// rounds; where all tiles fit on the GPU at once, nothing is left to steal and the kernel runs
+// without the scheduler (the emulation excepted: running its protocol is what it is for).
+// A tile is a column of the index space (its rounds lie a grid of tiles apart), so a hot region is
+// shared by all tiles, and in it each thread walks its own indices with nothing that synchronises
+// the warp: a lane held up by a slow index does not hold up the others, where CUB's block holds
+// its SM slots until its slowest thread finishes. docs/device.md has the figures against CUB.
 //
 // The scheduler's memory (the counter; the emulation's claims and responses) comes from the
 // temporary storage. Errors, before anything is written or launched:
@@ -92,9 +94,9 @@ __device__ void invoke(Op& op, const shape<Rank>& s, unsigned long long i)
   }
 }
 
-template <int Threads, int Rounds, int Cluster, scheduler B, class Index, int Rank, class Op>
-__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, Op op,
-                                                           clc::context<backend_t<B>> ctx)
+template <int Threads, int Cluster, scheduler B, class Index, int Rank, class Op>
+__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, int rounds,
+                                                           bool scheduled, Op op, clc::context<backend_t<B>> ctx)
 {
 #if defined(__CUDA_ARCH__)
   if constexpr (__CUDA_ARCH__ >= first_arch(B)) // other architectures of the build never launch it
@@ -106,12 +108,16 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
     const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
     auto tile = [&](dim3 block) {
       unsigned long long i = static_cast<unsigned long long>(block.x) * Threads + threadIdx.x;
-      for (int r = 0; r < Rounds && i < n; ++r, i += stride)
+      for (int r = 0; r < rounds && i < n; ++r, i += stride)
       {
         invoke<Index>(op, s, i);
       }
     };
-    if constexpr (Cluster == 1)
+    if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
+    {
+      tile(blockIdx);
+    }
+    else if constexpr (Cluster == 1)
     {
       for_each_canceled_block<1>(ctx, tile);
     }
@@ -121,36 +127,47 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
     }
   }
 #else
-  (void) s, (void) n, (void) op, (void) ctx;
+  (void) s, (void) n, (void) rounds, (void) scheduled, (void) op, (void) ctx;
 #endif
 }
 
-// What a policy needs for n indices: its tiles (a whole number of clusters) and the temporary
-// storage of its backend.
+// Rounds per tile for n indices on resident_ctas CTAs: the policy's, or where n fits in fewer on
+// every CTA, the fewest that do. A small n thus runs few rounds on every SM instead of many rounds
+// on a few (2^22 indices took 1.7x as long at the policy's rounds on an H100). Shortening tiles
+// further to share a large n out more evenly measured no faster (docs/device.md).
+constexpr int tile_rounds(const for_each_policy& p, unsigned long long n, unsigned long long resident_ctas)
+{
+  const unsigned long long slots = static_cast<unsigned long long>(p.block_threads) * resident_ctas;
+  const unsigned long long fit   = n / slots + (n % slots != 0);
+  return fit < static_cast<unsigned long long>(p.rounds) ? (fit > 0 ? static_cast<int>(fit) : 1) : p.rounds;
+}
+
+// The tiles of n indices at `rounds` rounds per tile: a whole number of clusters.
 struct for_each_plan
 {
   unsigned long long tiles;
   unsigned long long units; // clusters (tiles where there are no clusters)
-  bool emulated;
 };
 
-constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n)
+constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, int rounds)
 {
-  const unsigned long long tile  = static_cast<unsigned long long>(p.block_threads) * p.rounds;
+  const unsigned long long tile  = static_cast<unsigned long long>(p.block_threads) * rounds;
   const unsigned long long units = (n / tile + (n % tile != 0) + p.cluster - 1) / p.cluster;
-  return {units * p.cluster, units, p.backend == scheduler::emulated};
+  return {units * p.cluster, units};
 }
 
 // counters (2 x u64), the emulation's claims (u32 per unit) and responses (uint4 per unit); the
-// largest over the build's policies.
+// largest over the build's policies, at one round per tile (the most tiles tile_rounds can pick on
+// any device: the size does not depend on the device).
 template <class Selector>
 constexpr temp_layout<3> for_each_layout(unsigned long long n)
 {
   unsigned long long units = 0;
   for (int i = 0; i < build_arch_count; ++i)
   {
-    const for_each_plan p = plan(policy_at<Selector>(i), n);
-    units                 = p.emulated && p.units > units ? p.units : units;
+    const for_each_policy p = policy_at<Selector>(i);
+    const for_each_plan pl  = plan(p, n, 1);
+    units                   = p.backend == scheduler::emulated && pl.units > units ? pl.units : units;
   }
   return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
 }
@@ -176,45 +193,46 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     static_assert(check_for_each_policy<Selector, decltype(arch)::value>());
     constexpr for_each_policy p = policy_at<Selector>(decltype(arch)::value);
     using backend               = backend_t<p.backend>;
-    const for_each_plan pl      = plan(p, n);
+    constexpr auto* kernel      = for_each_kernel<p.block_threads, p.cluster, p.backend, Index, Rank, Op>;
+    unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
+    if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
+        err != cudaSuccess)
+    {
+      return err;
+    }
+    const int rounds        = tile_rounds(p, n, resident * p.cluster);
+    const for_each_plan pl  = plan(p, n, rounds);
+    constexpr bool emulated = p.backend == scheduler::emulated;
+    // Tiles that all fit on the GPU at once run without the scheduler and its set-up.
+    const bool scheduled = emulated || pl.units > resident;
     const clc::detail::scheduler_memory memory{static_cast<unsigned long long*>(parts[0]),
                                                static_cast<::cuda::std::uint32_t*>(parts[1]),
                                                static_cast<uint4*>(parts[2])};
     // A fresh cursor, and for the emulation claims of no launch (epoch 1 finds them all 0).
-    const std::size_t fresh = pl.emulated ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
-                                              + pl.units * sizeof(::cuda::std::uint32_t)
-                                          : 2 * sizeof(unsigned long long);
-    if (const cudaError_t err = cudaMemsetAsync(parts[0], 0, fresh, stream); err != cudaSuccess)
+    const std::size_t fresh = emulated ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
+                                           + pl.units * sizeof(::cuda::std::uint32_t)
+                                       : 2 * sizeof(unsigned long long);
+    if (const cudaError_t err = scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+        err != cudaSuccess)
     {
       return err;
     }
     const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
     clc::context<backend> ctx{};
     ctx.state = clc::detail::make_state<backend>(memory, grid, cluster, 1u, 0u, 0x9e3779b9u);
-    constexpr auto* kernel = for_each_kernel<p.block_threads, p.rounds, p.cluster, p.backend, Index, Rank, Op>;
     // The whole grid for the hardware and the emulation; for counter_t the prefix that fits on the
-    // GPU at once (ptxw/clc_host.h), from the occupancy this call remembers per device.
-    dim3 launched               = grid;
-    constexpr bool hardware     = p.backend == scheduler::hardware
-                            || (p.backend == scheduler::automatic && build_archs[decltype(arch)::value] >= 1000);
-    if constexpr (!hardware && p.backend != scheduler::emulated)
-    {
-      unsigned long long resident = 0;
-      if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
-          err != cudaSuccess)
-      {
-        return err;
-      }
-      launched = clc::detail::persistent_grid(grid, cluster, resident);
-    }
+    // GPU at once (ptxw/clc_host.h).
+    constexpr bool hardware = p.backend == scheduler::hardware
+                           || (p.backend == scheduler::automatic && build_archs[decltype(arch)::value] >= 1000);
+    const dim3 launched     = hardware || !scheduled ? grid : clc::detail::persistent_grid(grid, cluster, resident);
     if constexpr (p.cluster == 1)
     {
-      kernel<<<launched, block, 0, stream>>>(s, n, op, ctx);
+      kernel<<<launched, block, 0, stream>>>(s, n, rounds, scheduled, op, ctx);
       return cudaGetLastError();
     }
     else
     {
-      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, op, ctx);
+      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, rounds, scheduled, op, ctx);
     }
   });
 }
@@ -233,7 +251,7 @@ cudaError_t for_each_two_phase(void* d_temp_storage, std::size_t& temp_storage_b
   }
   for (int i = 0; i < build_arch_count; ++i)
   {
-    if (plan(policy_at<Selector>(i), n).tiles > 0x7fffffffull)
+    if (const for_each_policy p = policy_at<Selector>(i); plan(p, n, p.rounds).tiles > 0x7fffffffull)
     {
       return cudaErrorInvalidValue;
     }

@@ -1,4 +1,4 @@
-// ptxw::device::for_each_canceled's kernel (default policy: 512 threads, tiles of 32 rounds) built
+// ptxw::device::for_each_canceled's kernel (default policy: 512 threads, tiles of up to 32 rounds) built
 // for sm_100a, where the automatic scheduler is the hardware's: one try_cancel per tile
 // (one UGETNEXTWORKID, from the lane elect.sync picks: no BRA.U.ANY waterfall), and inside the
 // tile a walk per thread that nothing synchronises across the warp (no shared-memory claims, no
@@ -19,9 +19,9 @@ struct mark
   }
 };
 
-template __global__ void ptxw::device::detail::for_each_kernel<512, 32, 1, ptxw::device::scheduler::automatic,
-                                                                unsigned, 1, mark>(
-  ptxw::device::shape<1>, unsigned long long, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
+template __global__ void ptxw::device::detail::for_each_kernel<512, 1, ptxw::device::scheduler::automatic, unsigned, 1,
+                                                                mark>(
+  ptxw::device::shape<1>, unsigned long long, int, bool, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
 
 // PTX-LABEL: .entry {{.*}}for_each_kernel
 // PTX-COUNT-1: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128
