@@ -4,6 +4,9 @@
 //
 //   ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]
 //
+// Then lognormal sigma 1.5 from five more seeds, and n from 2^16 up with uniform 1-us costs and
+// with no wait at all (op loads its cost and marks: memory-bound, as a plain transform).
+//
 // The work of index i waits cost[i] nanoseconds of wall time (%globaltimer), sleeping in steps of
 // 64 ns until then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
 // such as walking a variable-length list per index); sleeping warps issue nothing, so no warp
@@ -82,6 +85,7 @@ struct Options
 class Bench
 {
   Options o_;
+  unsigned capacity_;
   unsigned n_;
   unsigned* cost_ = nullptr;
   unsigned* mark_ = nullptr;
@@ -95,7 +99,8 @@ class Bench
 public:
   explicit Bench(Options o)
       : o_(o)
-      , n_(1u << o.log2n)
+      , capacity_(1u << o.log2n)
+      , n_(capacity_)
   {
     cudaDeviceProp prop{};
     PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -105,22 +110,24 @@ public:
     thread_slots_ = prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor;
     std::printf("%s, %d SMs, %d thread slots, %.0f MHz; n = 2^%lld indices\n", prop.name, prop.multiProcessorCount,
                 thread_slots_, clock_mhz_, o_.log2n);
-    PTXW_BENCH_CHECK(cudaMalloc(&cost_, n_ * sizeof(unsigned)));
-    PTXW_BENCH_CHECK(cudaMalloc(&mark_, n_ * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMalloc(&cost_, capacity_ * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMalloc(&mark_, capacity_ * sizeof(unsigned)));
     PTXW_BENCH_CHECK(cudaEventCreate(&start_));
     PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
   }
 
-  // Costs in ns with a mean of 1000 (sigma 0: uniform, < 0: the hot spot); returns the bound in us.
-  double load(double sigma, std::vector<unsigned>& cost)
+  // Costs in ns with a mean of 1000 (sigma 0: uniform, < 0: the hot spot; `uniform` ns each where
+  // sigma is 0) for the first n indices; returns the bound in us.
+  double load(double sigma, std::vector<unsigned>& cost, unsigned n, unsigned uniform = 1000, unsigned seed = 12345)
   {
-    std::mt19937_64 rng(12345);
+    n_ = n;
+    std::mt19937_64 rng(seed);
     std::lognormal_distribution<double> d(std::log(1000.0) - sigma * sigma / 2, sigma);
     cost.resize(n_);
     for (unsigned i = 0; i < n_; ++i)
     {
       const bool hot = i >= n_ / 2 && i < n_ / 2 + n_ / 16;
-      cost[i]        = sigma == 0  ? 1000u
+      cost[i]        = sigma == 0  ? uniform
                      : sigma < 0 ? (hot ? 8000u : 533u)
                                  : static_cast<unsigned>(std::min(d(rng), 4e9));
     }
@@ -198,6 +205,54 @@ public:
     std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
   }
 
+  // lognormal sigma 1.5 drawn from other seeds: where its longest index falls decides the time.
+  void seeds()
+  {
+    std::printf("\n%-16s %9s %9s | %10s %10s %9s\n", "lognormal s=1.5", "bound us", "longest@", "ptxw us", "CUB us",
+                "CUB/ptxw");
+    for (unsigned seed = 1; seed <= 5; ++seed)
+    {
+      std::vector<unsigned> cost;
+      const double bound = load(1.5, cost, capacity_, 1000, seed);
+      const double at    = double(std::max_element(cost.begin(), cost.end()) - cost.begin()) / cost.size();
+      double p = 1e30, c = 1e30;
+      for (int twice = 0; twice < 2; ++twice)
+      {
+        p = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
+        c = std::min(c, time([&] { cub_call(); }));
+      }
+      std::printf("  seed %-10u %9.1f %9.3f | %10.1f %10.1f %9.3f\n", seed, bound, at, p, c, c / p);
+    }
+  }
+
+  // Smaller n, uniform 1-us costs and no wait, ptxw's default against CUB (one call, and per call of
+  // 4 back to back; the best of two interleaved passes).
+  void sizes()
+  {
+    std::printf("\n%-16s %9s | %10s %10s %9s | %9s %9s %9s\n", "costs", "n", "ptxw us", "CUB us", "CUB/ptxw",
+                "ptxw b2b", "CUB b2b", "CUB/ptxw");
+    for (unsigned wait : {1000u, 0u})
+    {
+      for (int log2n = 16; log2n <= o_.log2n; log2n += 2)
+      {
+        std::vector<unsigned> cost;
+        load(0.0, cost, 1u << log2n, wait);
+        ptxw_call<ptxw::device::for_each_selector>();
+        cub_call();
+        double p = 1e30, c = 1e30, pb = 1e30, cb = 1e30;
+        for (int twice = 0; twice < 2; ++twice)
+        {
+          p  = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
+          c  = std::min(c, time([&] { cub_call(); }));
+          pb = std::min(pb, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, 4));
+          cb = std::min(cb, time([&] { cub_call(); }, 4));
+        }
+        std::printf("%-16s %6s%-3d | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", wait ? "uniform" : "no wait", "2^",
+                    log2n, p, c, c / p, pb, cb, cb / pb);
+      }
+    }
+  }
+
   int run()
   {
     const double sigmas[] = {0.0, 1.0, 1.5, -1.0};
@@ -207,7 +262,7 @@ public:
     for (int k = 0; k < 4; ++k)
     {
       std::vector<unsigned> cost;
-      const double bound = load(sigmas[k], cost);
+      const double bound = load(sigmas[k], cost, capacity_);
       ptxw_call<ptxw::device::for_each_selector>(); // warm-up (and the temporary storage)
       cub_call();
       thrust_call();
@@ -237,6 +292,8 @@ public:
         sweep_one<fixed<512, 16, 2>>("512 x 16 x 2", bound);
       }
     }
+    seeds();
+    sizes();
     std::printf("\nCUB/ptxw above 1: ptxw faster. bd: the bound. Every run marked every index once: %s\n",
                 wrong_runs_ ? "NO" : "yes");
     return wrong_runs_ ? 1 : 0;
