@@ -205,6 +205,27 @@ public:
     std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
   }
 
+  // ptxw's default and CUB, one call and per call of 4 back to back, interleaved twice (and `also`
+  // in each pass); the best of each.
+  struct Side_by_side
+  {
+    double ptxw = 1e30, cub = 1e30, ptxw_b2b = 1e30, cub_b2b = 1e30;
+  };
+  template <class Also>
+  Side_by_side side_by_side(Also also)
+  {
+    Side_by_side r;
+    for (int twice = 0; twice < 2; ++twice)
+    {
+      r.ptxw = std::min(r.ptxw, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
+      r.cub  = std::min(r.cub, time([&] { cub_call(); }));
+      also();
+      r.ptxw_b2b = std::min(r.ptxw_b2b, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, 4));
+      r.cub_b2b  = std::min(r.cub_b2b, time([&] { cub_call(); }, 4));
+    }
+    return r;
+  }
+
   // lognormal sigma 1.5 drawn from other seeds: where its longest index falls decides the time.
   void seeds()
   {
@@ -239,16 +260,9 @@ public:
         load(0.0, cost, 1u << log2n, wait);
         ptxw_call<ptxw::device::for_each_selector>();
         cub_call();
-        double p = 1e30, c = 1e30, pb = 1e30, cb = 1e30;
-        for (int twice = 0; twice < 2; ++twice)
-        {
-          p  = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
-          c  = std::min(c, time([&] { cub_call(); }));
-          pb = std::min(pb, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, 4));
-          cb = std::min(cb, time([&] { cub_call(); }, 4));
-        }
+        const Side_by_side r = side_by_side([] {});
         std::printf("%-16s %6s%-3d | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", wait ? "uniform" : "no wait", "2^",
-                    log2n, p, c, c / p, pb, cb, cb / pb);
+                    log2n, r.ptxw, r.cub, r.cub / r.ptxw, r.ptxw_b2b, r.cub_b2b, r.cub_b2b / r.ptxw_b2b);
       }
     }
   }
@@ -267,16 +281,9 @@ public:
       cub_call();
       thrust_call();
       PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      // Interleaved twice; the best of each.
-      double p = 1e30, c = 1e30, t = 1e30, pb = 1e30, cb = 1e30;
-      for (int twice = 0; twice < 2; ++twice)
-      {
-        p  = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
-        c  = std::min(c, time([&] { cub_call(); }));
-        t  = std::min(t, time([&] { thrust_call(); }));
-        pb = std::min(pb, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, 4));
-        cb = std::min(cb, time([&] { cub_call(); }, 4));
-      }
+      double t               = 1e30; // thrust's one call, in each pass
+      const Side_by_side r   = side_by_side([&] { t = std::min(t, time([&] { thrust_call(); })); });
+      const double p = r.ptxw, c = r.cub, pb = r.ptxw_b2b, cb = r.cub_b2b;
       std::printf("%-16s %9.1f | %10.1f %10.1f %10.1f | %9.3f %9.3f | %8.3f %8.3f | %9.1f %9.1f %9.3f\n", names[k],
                   bound, p, c, t, c / p, t / p, p / bound, c / bound, pb, cb, cb / pb);
       if (o_.sweep)
