@@ -446,8 +446,10 @@ TEST_F(Device, ReduceMatchesTheCpu)
   DeviceBuffer<long long> out;
   PTXW_CUDA_OK(in.assign(values));
   PTXW_CUDA_OK(out.allocate(1));
-  // n = 0 writes init; odd sizes and a misaligned start take the scalar path and the tails.
-  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, std::size_t{1000000}, max_n})
+  // n = 0 writes init; odd sizes and a misaligned start take the scalar path and the tails; up to
+  // 4096 items one block reduces them alone (no partials, no ticket).
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{4097}, std::size_t{1000000}, max_n})
   {
     for (int offset : {0, 1})
     {
@@ -461,11 +463,19 @@ TEST_F(Device, ReduceMatchesTheCpu)
         << "n " << n << " offset " << offset;
     }
   }
-  // A non-sum operator, init applied once, through the environment overload.
-  PTXW_CUDA_OK(ptxw::device::reduce(in.get(), out.get(), max_n, max_op{}, -5000ll, ptxw::device::env{}));
-  std::vector<long long> o;
-  PTXW_CUDA_OK(out.download(o));
-  EXPECT_EQ(o[0], *std::max_element(values.begin(), values.begin() + max_n));
+  // A non-sum operator, init applied once, through the environment overload: over many blocks and
+  // over one, with an init below every value and one above.
+  for (std::size_t n : {max_n, std::size_t{1000}})
+  {
+    for (long long init : {-5000ll, 5000ll})
+    {
+      PTXW_CUDA_OK(ptxw::device::reduce(in.get(), out.get(), n, max_op{}, init, ptxw::device::env{}));
+      std::vector<long long> o;
+      PTXW_CUDA_OK(out.download(o));
+      EXPECT_EQ(o[0], std::max<long long>(init, *std::max_element(values.begin(), values.begin() + n)))
+        << "n " << n << " init " << init;
+    }
+  }
 }
 
 TEST_F(Device, DrainTakesEveryItemOnceByAWholeBlock)

@@ -10,11 +10,12 @@
 // Pointer inputs of 4-byte items aligned to 16 bytes are read four at a time.
 //
 // The partials (one per block, at most policy.max_blocks) and the ticket come from the temporary
-// storage; the ticket is set to zero on the stream before the launch. The kernel is ptxw's own and
-// calls last_block once per block, so it takes the unchecked path in every build (last_block.h). Errors, before anything is
-// written or launched: cudaErrorInvalidValue for too small a temporary storage, a null d_out, a
-// null d_in with items, a negative n; cudaErrorInvalidDevice for a stream of another device. With
-// no items *d_out = init, written by the launch of one block (as CUB).
+// storage; the ticket is set to zero on the stream before a launch of several blocks (one block
+// writes the result itself). The kernel is ptxw's own and calls last_block once per block of a
+// launch of several, so it takes the unchecked path in every build (last_block.h). Errors, before
+// anything is written or launched: cudaErrorInvalidValue for too small a temporary storage, a null
+// d_out, a null d_in with items, a negative n; cudaErrorInvalidDevice for a stream of another
+// device. With no items *d_out = init, written by the launch of one block (as CUB).
 #pragma once
 
 #include <ptxw/last_block.h>
@@ -108,6 +109,17 @@ __global__ __launch_bounds__(Threads) void reduce_kernel(In in, unsigned long lo
     add(in[i]);
   }
   const partial<T> block = block_reduce<Threads>(mine, op);
+  auto finish             = [&](const partial<T>& all) {
+    if (threadIdx.x == 0)
+    {
+      *out = all.any ? T(op(init, all.value)) : init;
+    }
+  };
+  if (gridDim.x == 1) // the only block: no partial to leave, no ticket, no second reduction
+  {
+    finish(block);
+    return;
+  }
   if (threadIdx.x == 0)
   {
     partials[blockIdx.x] = block;
@@ -120,11 +132,7 @@ __global__ __launch_bounds__(Threads) void reduce_kernel(In in, unsigned long lo
       all = combine<Op>{op}(all, partials[b]);
     }
     __syncthreads(); // block_reduce's shared memory is used again
-    all = block_reduce<Threads>(all, op);
-    if (threadIdx.x == 0)
-    {
-      *out = all.any ? T(op(init, all.value)) : init;
-    }
+    finish(block_reduce<Threads>(all, op));
   }
 }
 
@@ -204,7 +212,7 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, In d_i
       return err;
     }
     blocks = detail::reduce_blocks(p, n) < blocks ? detail::reduce_blocks(p, n) : blocks;
-    // One block takes no ticket: it merges at once.
+    // One block takes no ticket: it writes the result itself.
     if (blocks > 1)
     {
       if (const cudaError_t err = cudaMemsetAsync(state, 0, sizeof(*state), stream); err != cudaSuccess)
