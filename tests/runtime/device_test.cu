@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "gpu.h"
@@ -134,6 +135,51 @@ TEST(DeviceArgs, SizeQueryWritesTheSizeAndAtLeastTheStateItNeeds)
                               1000000000),
             cudaSuccess);
   EXPECT_GT(r_large, r_small); // a partial per block, up to max_blocks
+}
+
+// How for_each_canceled cuts n indices for the units that fit at once: every row of block_threads
+// indices in a tile, no tile without one, no round beyond the last, at most the policy's rounds,
+// whole clusters, and where one wave does not take them all, the fewest whole waves (so the last
+// wave leaves no CTA idle).
+TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
+{
+  for (const ptxw::device::for_each_policy p : {ptxw::device::for_each_policy{512, 32, 1, {}},
+                                                ptxw::device::for_each_policy{128, 4, 2, {}}})
+  {
+    for (unsigned long long resident : {1ull, 7ull, 264ull, 528ull})
+    {
+      for (unsigned long long n : {1ull, 511ull, 512ull, 513ull, 32768ull, 270336ull * 32, 270336ull * 32 + 1,
+                                   8700000ull, 1ull << 24, 20000003ull, 1000000000ull})
+      {
+        const auto pl         = ptxw::device::detail::plan(p, n, resident);
+        const auto rows       = ptxw::device::detail::rows(p, n);
+        const auto wave       = resident * p.cluster;
+        const std::string why = "n " + std::to_string(n) + " resident " + std::to_string(resident);
+        EXPECT_GE(pl.tiles * pl.rounds, rows) << why;
+        EXPECT_LT(pl.tiles * (pl.rounds - 1), rows) << why;
+        EXPECT_LE(pl.rounds, p.rounds) << why;
+        EXPECT_EQ(pl.tiles, pl.units * p.cluster) << why;
+        EXPECT_LE(pl.tiles, (rows + p.cluster - 1) / p.cluster * p.cluster) << why; // no tile without a row
+        if (rows > wave * p.rounds)
+        {
+          EXPECT_EQ(pl.tiles % wave, 0u) << why;
+          EXPECT_EQ(pl.tiles / wave, (rows + wave * p.rounds - 1) / (wave * p.rounds)) << why; // fewest waves
+        }
+        else
+        {
+          EXPECT_LE(pl.units, resident) << why;
+        }
+      }
+    }
+  }
+  // On an H100 (528 resident CTAs of 512 threads): 2^24 indices in two full waves of 32 rounds or
+  // 31, and 8700000 (just above one wave of 32 rounds) in two waves of 17, not 532 tiles of 32.
+  const auto h = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 1ull << 24, 528);
+  EXPECT_EQ(h.tiles, 1056u);
+  EXPECT_EQ(h.rounds, 32);
+  const auto j = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 8700000, 528);
+  EXPECT_EQ(j.tiles, 1056u);
+  EXPECT_EQ(j.rounds, 17);
 }
 
 TEST(DeviceArgs, TooSmallStorageIsRefusedAndNothingIsWritten)

@@ -11,9 +11,10 @@
 // order, and must not synchronise with other threads (it runs in divergent code). Unlike it, the
 // indices are not dealt out statically: CTAs steal tiles of policy.block_threads * policy.rounds
 // indices (hardware cluster launch control on sm_100 and newer, counter_t on sm_90: a persistent
-// grid, ptxw/clc/counter.h). Where that would leave resident CTAs without a tile, tiles have fewer
-// rounds; where all tiles fit on the GPU at once, nothing is left to steal and the kernel runs
-// without the scheduler (the emulation excepted: running its protocol is what it is for).
+// grid, ptxw/clc/counter.h). Tiles come in whole waves of the CTAs that fit on the GPU at once,
+// with the indices shared out evenly, so a tile has policy.rounds rounds or fewer; where one wave
+// takes them all, nothing is left to steal and the kernel runs without the scheduler (the
+// emulation excepted: running its protocol is what it is for).
 // A tile is a column of the index space (its rounds lie a grid of tiles apart), so a hot region is
 // shared by all tiles, and in it each thread walks its own indices with nothing that synchronises
 // the warp: a lane held up by a slow index does not hold up the others, where CUB's block holds
@@ -131,43 +132,48 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
 #endif
 }
 
-// Rounds per tile for n indices on resident_ctas CTAs: the policy's, or where n fits in fewer on
-// every CTA, the fewest that do. A small n thus runs few rounds on every SM instead of many rounds
-// on a few (2^22 indices took 1.7x as long at the policy's rounds on an H100). Shortening tiles
-// further to share a large n out more evenly measured no faster (docs/device.md).
-constexpr int tile_rounds(const for_each_policy& p, unsigned long long n, unsigned long long resident_ctas)
+// Rows of block_threads indices: what a tile takes one of per round.
+constexpr unsigned long long rows(const for_each_policy& p, unsigned long long n)
 {
-  const unsigned long long slots = static_cast<unsigned long long>(p.block_threads) * resident_ctas;
-  const unsigned long long fit   = n / slots + (n % slots != 0);
-  return fit < static_cast<unsigned long long>(p.rounds) ? (fit > 0 ? static_cast<int>(fit) : 1) : p.rounds;
+  return n / p.block_threads + (n % p.block_threads != 0);
 }
 
-// The tiles of n indices at `rounds` rounds per tile: a whole number of clusters.
+// How n indices are cut for `resident` units (clusters, or CTAs without clusters) that fit on the
+// GPU at once: tiles for a whole number of waves of them, as few waves as keep tiles within the
+// policy's rounds, and the rows shared out evenly over the tiles. A small n thus runs few rounds
+// on every SM instead of many on a few (2^22 indices took 1.7x as long at the policy's 32 rounds on
+// an H100), and a large one ends its last wave with every CTA busy (docs/device.md).
 struct for_each_plan
 {
-  unsigned long long tiles;
+  unsigned long long tiles; // a whole number of clusters
   unsigned long long units; // clusters (tiles where there are no clusters)
+  int rounds;               // rows per tile, at most the policy's
 };
 
-constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, int rounds)
+constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
 {
-  const unsigned long long tile  = static_cast<unsigned long long>(p.block_threads) * rounds;
-  const unsigned long long units = (n / tile + (n % tile != 0) + p.cluster - 1) / p.cluster;
-  return {units * p.cluster, units};
+  const unsigned long long r     = rows(p, n);
+  const unsigned long long wave  = resident * p.cluster * p.rounds; // rows of a wave at the policy's rounds
+  const unsigned long long ctas  = (r / wave + (r % wave != 0)) * resident * p.cluster;
+  const unsigned long long most  = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
+  const unsigned long long want  = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
+  const unsigned long long units = want < most ? want : most;
+  const unsigned long long tiles = units * p.cluster;
+  return {tiles, units, static_cast<int>(r / tiles + (r % tiles != 0))};
 }
 
 // counters (2 x u64), the emulation's claims (u32 per unit) and responses (uint4 per unit); the
-// largest over the build's policies, at one round per tile (the most tiles tile_rounds can pick on
-// any device: the size does not depend on the device).
+// largest over the build's policies, for a tile per row (the most tiles any device can be given:
+// the size does not depend on the device).
 template <class Selector>
 constexpr temp_layout<3> for_each_layout(unsigned long long n)
 {
   unsigned long long units = 0;
   for (int i = 0; i < build_arch_count; ++i)
   {
-    const for_each_policy p = policy_at<Selector>(i);
-    const for_each_plan pl  = plan(p, n, 1);
-    units                   = p.backend == scheduler::emulated && pl.units > units ? pl.units : units;
+    const for_each_policy p     = policy_at<Selector>(i);
+    const unsigned long long pu = (rows(p, n) + p.cluster - 1) / p.cluster;
+    units                       = p.backend == scheduler::emulated && pu > units ? pu : units;
   }
   return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
 }
@@ -200,8 +206,7 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     {
       return err;
     }
-    const int rounds        = tile_rounds(p, n, resident * p.cluster);
-    const for_each_plan pl  = plan(p, n, rounds);
+    const for_each_plan pl  = plan(p, n, resident);
     constexpr bool emulated = p.backend == scheduler::emulated;
     // Tiles that all fit on the GPU at once run without the scheduler and its set-up.
     const bool scheduled = emulated || pl.units > resident;
@@ -227,12 +232,13 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     const dim3 launched     = hardware || !scheduled ? grid : clc::detail::persistent_grid(grid, cluster, resident);
     if constexpr (p.cluster == 1)
     {
-      kernel<<<launched, block, 0, stream>>>(s, n, rounds, scheduled, op, ctx);
+      kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, scheduled, op, ctx);
       return cudaGetLastError();
     }
     else
     {
-      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, rounds, scheduled, op, ctx);
+      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, pl.rounds, scheduled, op,
+                                     ctx);
     }
   });
 }
@@ -251,7 +257,7 @@ cudaError_t for_each_two_phase(void* d_temp_storage, std::size_t& temp_storage_b
   }
   for (int i = 0; i < build_arch_count; ++i)
   {
-    if (const for_each_policy p = policy_at<Selector>(i); plan(p, n, p.rounds).tiles > 0x7fffffffull)
+    if (const for_each_policy p = policy_at<Selector>(i); rows(p, n) / p.rounds >= 0x7fffffffull)
     {
       return cudaErrorInvalidValue;
     }
