@@ -56,7 +56,8 @@ enum class scheduler
 // for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
 // work stealing, cluster CTAs at a time (1: no clusters); inside a tile each thread walks its own
 // rounds indices, so a lane held up by a slow index does not hold up the others. rounds is the
-// most: a small n gets fewer, so that every resident CTA has a tile (for_each_canceled.h).
+// most a tile has: tiles come in whole waves of the CTAs that fit at once, with the indices shared
+// out evenly (for_each_canceled.h).
 struct for_each_policy
 {
   int block_threads;
