@@ -46,6 +46,28 @@ struct record_block
   }
 };
 
+// The thread that ran each index, counted; thread 0 of every CTA waits 20 us an index.
+struct record_thread
+{
+  unsigned* thread;
+  unsigned* hits;
+  __device__ void operator()(unsigned i) const
+  {
+    if (threadIdx.x == 0)
+    {
+      unsigned long long t0, t;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+      do
+      {
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+      } while (t - t0 < 20000);
+    }
+    thread[i] = threadIdx.x;
+    atomicAdd(hits + i, 1u);
+  }
+};
+
 struct job
 {
   unsigned id;
@@ -97,6 +119,14 @@ struct counter_selector
     return {512, 32, 1, ptxw::device::scheduler::counter};
   }
 };
+// Tiles of up to 8 rounds whose last 4 go to whichever thread is free first.
+struct shared_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {512, 8, 1, ptxw::device::scheduler::counter, 4};
+  }
+};
 struct cluster_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
@@ -140,11 +170,12 @@ TEST(DeviceArgs, SizeQueryWritesTheSizeAndAtLeastTheStateItNeeds)
 // How for_each_canceled cuts n indices for the units that fit at once: every row of block_threads
 // indices in a tile, no tile without one, no round beyond the last, at most the policy's rounds,
 // whole clusters, and where one wave does not take them all, the fewest whole waves (so the last
-// wave leaves no CTA idle).
+// wave leaves no CTA idle); the shared rounds in the policy's proportion, rounded down.
 TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
 {
   for (const ptxw::device::for_each_policy p : {ptxw::device::for_each_policy{512, 32, 1, {}},
-                                                ptxw::device::for_each_policy{128, 4, 2, {}}})
+                                                ptxw::device::for_each_policy{512, 64, 1, {}, 16},
+                                                ptxw::device::for_each_policy{128, 4, 2, {}, 3}})
   {
     for (unsigned long long resident : {1ull, 7ull, 264ull, 528ull})
     {
@@ -169,17 +200,28 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
         {
           EXPECT_LE(pl.units, resident) << why;
         }
+        EXPECT_LE(pl.shared * p.rounds, pl.rounds * p.shared_rounds) << why;
+        EXPECT_GT((pl.shared + 1) * p.rounds, pl.rounds * p.shared_rounds) << why;
       }
     }
   }
-  // On an H100 (528 resident CTAs of 512 threads): 2^24 indices in two full waves of 32 rounds or
-  // 31, and 8700000 (just above one wave of 32 rounds) in two waves of 17, not 532 tiles of 32.
+  // On an H100 (528 resident CTAs of 512 threads), at tiles of up to 32 rounds: 2^24 indices in two
+  // full waves of 32 rounds or 31, and 8700000 (just above one wave) in two waves of 17, not 532
+  // tiles of 32. The default (up to 64 rounds, 16 shared): 2^24 in one wave of 63 rounds (15
+  // shared), 2^25 in two.
   const auto h = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 1ull << 24, 528);
   EXPECT_EQ(h.tiles, 1056u);
   EXPECT_EQ(h.rounds, 32);
+  EXPECT_EQ(h.shared, 0);
   const auto j = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 8700000, 528);
   EXPECT_EQ(j.tiles, 1056u);
   EXPECT_EQ(j.rounds, 17);
+  constexpr ptxw::device::for_each_policy d = ptxw::device::for_each_selector{}({90});
+  const auto k                               = ptxw::device::detail::plan(d, 1ull << 24, 528);
+  EXPECT_EQ(k.tiles, 528u);
+  EXPECT_EQ(k.rounds, 63);
+  EXPECT_EQ(k.shared, 15);
+  EXPECT_EQ(ptxw::device::detail::plan(d, 1ull << 25, 528).tiles, 1056u);
 }
 
 TEST(DeviceArgs, TooSmallStorageIsRefusedAndNothingIsWritten)
@@ -341,6 +383,33 @@ TEST_F(Device, ForEachCanceledGivesEveryCtaATileAndStealsOnlyBeyondTheGpu)
   // an H100), so a persistent grid steals them: fewer CTAs than 1221 ran indices.
   ctas_of(20000003, per_cta);
   EXPECT_LT(per_cta.size() - std::count(per_cta.begin(), per_cta.end(), 0u), 1221u);
+}
+
+TEST_F(Device, ForEachCanceledLeavesATilesSharedRoundsToTheThreadsThatAreFree)
+{
+  // 2^22 indices: tiles of 7 or 8 rounds on an H100 (two waves), the last 3 or 4 shared. Thread 0
+  // of each CTA, held up 20 us an index, runs its own rounds and leaves the shared ones to the
+  // others; without sharing every thread of a tile runs as many indices as the others.
+  const unsigned n = 1u << 22;
+  DeviceBuffer<unsigned> thread, hits;
+  PTXW_CUDA_OK(thread.allocate_zeroed(n));
+  PTXW_CUDA_OK(hits.allocate_zeroed(n));
+  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
+    return ptxw::device::for_each_canceled<shared_selector>(t, b, n, record_thread{thread.get(), hits.get()});
+  }));
+  expect_once(hits);
+  std::vector<unsigned> h;
+  PTXW_CUDA_OK(thread.download(h));
+  std::vector<unsigned long long> ran(512, 0);
+  for (unsigned t : h)
+  {
+    ASSERT_LT(t, 512u);
+    ++ran[t];
+  }
+  // Warp 0 waits for its thread 0 (the compiler reconverges a warp after op's loop): compare
+  // with the other warps.
+  const double others = std::accumulate(ran.begin() + 32, ran.end(), 0.0) / (512 - 32);
+  EXPECT_LT(ran[0] * 3.0, others * 2) << "thread 0 ran " << ran[0] << ", the other warps' threads " << others;
 }
 
 TEST_F(Device, ForEachCanceledOnEmulationAndClusters)

@@ -16,9 +16,10 @@
 // takes them all, nothing is left to steal and the kernel runs without the scheduler (the
 // emulation excepted: running its protocol is what it is for).
 // A tile is a column of the index space (its rounds lie a grid of tiles apart), so a hot region is
-// shared by all tiles, and in it each thread walks its own indices with nothing that synchronises
-// the warp: a lane held up by a slow index does not hold up the others, where CUB's block holds
-// its SM slots until its slowest thread finishes. docs/device.md has the figures against CUB.
+// shared by all tiles. In a tile each thread walks its own indices with no barrier, and the last
+// policy.shared_rounds rounds go to whichever threads are free first, so a CTA does not hold its
+// slots for its slowest thread at a tile's end, where CUB's block holds its SM slots until its
+// slowest thread finishes. docs/device.md has the figures against CUB.
 //
 // The scheduler's memory (the counter; the emulation's claims and responses) comes from the
 // temporary storage. Errors, before anything is written or launched:
@@ -96,7 +97,7 @@ __device__ void invoke(Op& op, const shape<Rank>& s, unsigned long long i)
 }
 
 template <int Threads, int Cluster, scheduler B, class Index, int Rank, class Op>
-__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, int rounds,
+__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, int rounds, int shared,
                                                            bool scheduled, Op op, clc::context<backend_t<B>> ctx)
 {
 #if defined(__CUDA_ARCH__)
@@ -104,15 +105,36 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
   {
     // Tile b is a column of the index space: its round r is the Threads indices from
     // (r * tiles + b) * Threads, so a tile samples the whole range and a hot region is shared by
-    // all tiles. Each thread walks its own indices; nothing in the walk synchronises the warp, so a
-    // lane held up by a slow index does not hold up the other lanes.
+    // all tiles. Each thread walks its own indices of the first rounds - shared rounds, with no
+    // claim, shuffle or barrier (ptxas may still reconverge a warp after a loop in op). The last
+    // `shared` rounds go to whichever thread is free first: index j of them is the j-th claim on a
+    // shared counter. Every thread stops at its first claim beyond them, so a tile takes exactly
+    // pool + Threads claims, and the next tile's claims start there.
     const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
-    auto tile = [&](dim3 block) {
-      unsigned long long i = static_cast<unsigned long long>(block.x) * Threads + threadIdx.x;
-      for (int r = 0; r < rounds && i < n; ++r, i += stride)
+    const int own                   = rounds - shared;
+    const unsigned pool             = static_cast<unsigned>(shared) * Threads;
+    __shared__ unsigned claims;
+    if (threadIdx.x == 0)
+    {
+      claims = 0;
+    }
+    __syncthreads();
+    unsigned base = 0; // claims before this tile's
+    auto tile     = [&](dim3 block) {
+      const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
+      unsigned long long i           = first + threadIdx.x;
+      for (int r = 0; r < own && i < n; ++r, i += stride)
       {
         invoke<Index>(op, s, i);
       }
+      for (unsigned j; (j = atomicAdd(&claims, 1u) - base) < pool;)
+      {
+        if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
+        {
+          invoke<Index>(op, s, k);
+        }
+      }
+      base += pool + Threads;
     };
     if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
     {
@@ -128,7 +150,7 @@ __global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsign
     }
   }
 #else
-  (void) s, (void) n, (void) rounds, (void) scheduled, (void) op, (void) ctx;
+  (void) s, (void) n, (void) rounds, (void) shared, (void) scheduled, (void) op, (void) ctx;
 #endif
 }
 
@@ -148,6 +170,7 @@ struct for_each_plan
   unsigned long long tiles; // a whole number of clusters
   unsigned long long units; // clusters (tiles where there are no clusters)
   int rounds;               // rows per tile, at most the policy's
+  int shared;               // of them, the last that any thread of the CTA takes: the policy's share
 };
 
 constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
@@ -159,7 +182,8 @@ constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, uns
   const unsigned long long want  = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
   const unsigned long long units = want < most ? want : most;
   const unsigned long long tiles = units * p.cluster;
-  return {tiles, units, static_cast<int>(r / tiles + (r % tiles != 0))};
+  const int rounds               = static_cast<int>(r / tiles + (r % tiles != 0));
+  return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds};
 }
 
 // counters (2 x u64), the emulation's claims (u32 per unit) and responses (uint4 per unit); the
@@ -186,6 +210,8 @@ constexpr bool check_for_each_policy()
                 PTXW_RULE(R18) "a for_each_policy's block_threads is a multiple of 32 in [32, 1024]");
   static_assert(p.rounds >= 1 && p.cluster >= 1 && p.cluster <= 8,
                 PTXW_RULE(R18) "a for_each_policy has rounds >= 1 and a cluster of 1 to 8 CTAs");
+  static_assert(p.shared_rounds >= 0 && p.shared_rounds <= p.rounds,
+                PTXW_RULE(R18) "a for_each_policy shares 0 to rounds of a tile's rounds");
   static_assert(build_archs[I] >= first_arch(p.backend),
                 PTXW_RULE(R9) "the selector picks a scheduler the architecture does not have: "
                 "for_each_canceled needs sm_90, its hardware scheduler sm_100 or newer");
@@ -232,13 +258,13 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     const dim3 launched     = hardware || emulated ? grid : clc::detail::persistent_grid(grid, cluster, resident);
     if constexpr (p.cluster == 1)
     {
-      kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, scheduled, op, ctx);
+      kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
       return cudaGetLastError();
     }
     else
     {
-      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, pl.rounds, scheduled, op,
-                                     ctx);
+      return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, pl.rounds, pl.shared,
+                                     scheduled, op, ctx);
     }
   });
 }

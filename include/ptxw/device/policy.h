@@ -55,15 +55,18 @@ enum class scheduler
 
 // for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
 // work stealing, cluster CTAs at a time (1: no clusters); inside a tile each thread walks its own
-// rounds indices, so a lane held up by a slow index does not hold up the others. rounds is the
-// most a tile has: tiles come in whole waves of the CTAs that fit at once, with the indices shared
-// out evenly (for_each_canceled.h).
+// indices of the first rounds - shared_rounds rounds, and the last shared_rounds go to whichever
+// thread of the CTA is free first, so that the CTA does not wait for its slowest thread at the
+// tile's end. rounds is the most a tile has: tiles come in whole waves of the CTAs that fit at
+// once, with the indices shared out evenly, and shared_rounds shrinks in proportion, rounded down
+// (for_each_canceled.h).
 struct for_each_policy
 {
   int block_threads;
   int rounds;
   int cluster;
   scheduler backend;
+  int shared_rounds = 0;
 };
 
 // reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
@@ -85,7 +88,8 @@ struct drain_policy
 
 constexpr bool operator==(const for_each_policy& a, const for_each_policy& b)
 {
-  return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend;
+  return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend
+      && a.shared_rounds == b.shared_rounds;
 }
 constexpr bool operator==(const reduce_policy& a, const reduce_policy& b)
 {
@@ -102,7 +106,7 @@ struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {512, 32, 1, scheduler::automatic};
+    return {512, 64, 1, scheduler::automatic, 16};
   }
 };
 struct reduce_selector

@@ -1,10 +1,12 @@
 // R9 and R18 for ptxw/device/: a selector's policies are checked at compile time for every
 // architecture of the build -- the hardware scheduler where the build has sm_90a, a block size
-// that is not whole warps, a drain batch outside [1, 32], a reduce that loads fewer than 4 items.
+// that is not whole warps, more shared rounds than a tile has, a drain batch outside [1, 32], a
+// reduce that loads fewer than 4 items.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -cuda -o /dev/null %s
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
+// RUN: not %nvcc -cuda -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_DRAIN_BATCH %s 2>&1 | FileCheck %s --check-prefix=DRAIN_BATCH
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_REDUCE_ITEMS %s 2>&1 | FileCheck %s --check-prefix=REDUCE_ITEMS
 //
@@ -31,12 +33,12 @@ struct item_op
   }
 };
 
-template <int Threads, ptxw::device::scheduler B>
+template <int Threads, ptxw::device::scheduler B, int Shared = 0>
 struct for_each_with
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {Threads, 8, 1, B};
+    return {Threads, 8, 1, B, Shared};
   }
 };
 struct drain_with_batch_0
@@ -58,6 +60,8 @@ struct reduce_with_2_items
 using for_each_sel = for_each_with<256, ptxw::device::scheduler::hardware>;
 #elif defined(CASE_PARTIAL_WARP)
 using for_each_sel = for_each_with<100, ptxw::device::scheduler::automatic>;
+#elif defined(CASE_SHARED_ROUNDS)
+using for_each_sel = for_each_with<256, ptxw::device::scheduler::automatic, 9>;
 #else
 using for_each_sel = ptxw::device::for_each_selector;
 #endif
@@ -81,5 +85,6 @@ void calls(void* t, std::size_t& b, unsigned* p, const int* in, long long* out, 
 
 // HARDWARE_ON_SM90: error: static assertion failed with "ptxw: R9 target: the selector picks a scheduler the architecture does not have
 // PARTIAL_WARP: error: static assertion failed with "ptxw: R18 in range: a for_each_policy's block_threads is a multiple of 32 in [32, 1024]"
+// SHARED_ROUNDS: error: static assertion failed with "ptxw: R18 in range: a for_each_policy shares 0 to rounds of a tile's rounds"
 // DRAIN_BATCH: error: static assertion failed with "ptxw: R18 in range: a drain_policy's batch is in [1, 32]"
 // REDUCE_ITEMS: error: static assertion failed with "ptxw: R18 in range: a reduce_policy loads a multiple of 4 items per thread
