@@ -4,8 +4,10 @@
 //
 //   ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]
 //
-// Then lognormal sigma 1.5 from five more seeds, and n from 2^16 up with uniform 1-us costs and
-// with no wait at all (op loads its cost and marks: memory-bound, as a plain transform).
+// Then lognormal sigma 1.5 from five more seeds; n from 2^16 up with uniform 1-us costs and with
+// no wait at all (op loads its cost and marks: memory-bound, as a plain transform); and every cost
+// distribution at 2^25 and 2^26 indices, beyond what one wave of the default's tiles takes on an
+// H100 (at 2^24 one wave takes them all and nothing is stolen).
 //
 // The work of index i waits cost[i] nanoseconds of wall time (%globaltimer), sleeping in steps of
 // 64 ns until then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
@@ -22,7 +24,8 @@
 // step, which no schedule avoids (docs/device.md).
 //
 // Times are of one call from an idle GPU (cudaEvent around the call: the host's launch work shows)
-// and, for ptxw and CUB, per call of 4 back to back (the host's work overlaps the GPU's).
+// and, for ptxw and CUB, per call of 4 back to back (the host's work overlaps the GPU's); the
+// sweep's are back to back.
 #include <ptxw/device/for_each_canceled.h>
 
 #include <cub/device/device_for.cuh>
@@ -66,12 +69,12 @@ struct wait_op
   }
 };
 
-template <int Threads, int Rounds, int Cluster>
+template <int Threads, int Rounds, int Shared, int Cluster>
 struct fixed
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {Threads, Rounds, Cluster, ptxw::device::scheduler::automatic};
+    return {Threads, Rounds, Cluster, ptxw::device::scheduler::automatic, Shared};
   }
 };
 
@@ -95,12 +98,15 @@ class Bench
   double clock_mhz_ = 0;
   int thread_slots_ = 0;
   unsigned wrong_runs_ = 0;
+  // The cost distributions (sigma as load() takes it).
+  static constexpr double sigmas_[] = {0.0, 1.0, 1.5, -1.0};
+  static constexpr const char* names_[] = {"uniform", "lognormal s=1", "lognormal s=1.5", "hot spot"};
 
 public:
   explicit Bench(Options o)
       : o_(o)
-      , capacity_(1u << o.log2n)
-      , n_(capacity_)
+      , capacity_(1u << std::max(o.log2n, 26ll)) // up to 2^26 for the table beyond one wave
+      , n_(1u << o.log2n)
   {
     cudaDeviceProp prop{};
     PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -196,12 +202,12 @@ public:
   }
 
   // A policy against CUB measured right before it (timings drift over a run by more than the
-  // differences between policies).
+  // differences between policies), back to back: one call's time carries the host's work.
   template <class Selector>
   void sweep_one(const char* name, double bound)
   {
-    const double cub_us = time([&] { cub_call(); });
-    const double us     = time([&] { ptxw_call<Selector>(); });
+    const double cub_us = time([&] { cub_call(); }, 4);
+    const double us     = time([&] { ptxw_call<Selector>(); }, 4);
     std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
   }
 
@@ -234,7 +240,7 @@ public:
     for (unsigned seed = 1; seed <= 5; ++seed)
     {
       std::vector<unsigned> cost;
-      const double bound = load(1.5, cost, capacity_, 1000, seed);
+      const double bound = load(1.5, cost, 1u << o_.log2n, 1000, seed);
       const double at    = double(std::max_element(cost.begin(), cost.end()) - cost.begin()) / cost.size();
       double p = 1e30, c = 1e30;
       for (int twice = 0; twice < 2; ++twice)
@@ -246,8 +252,20 @@ public:
     }
   }
 
-  // Smaller n, uniform 1-us costs and no wait, ptxw's default against CUB. 8700000 is just above
-  // what one wave of 32-round tiles takes on an H100 (270336 thread slots x 32).
+  // ptxw's default against CUB at n indices of `name`'s costs (sigma as load()), one row.
+  void size_row(const char* name, double sigma, unsigned n, unsigned wait = 1000)
+  {
+    std::vector<unsigned> cost;
+    load(sigma, cost, n, wait);
+    ptxw_call<ptxw::device::for_each_selector>();
+    cub_call();
+    const Side_by_side r = side_by_side([] {});
+    std::printf("%-16s %9u | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", name, n, r.ptxw, r.cub, r.cub / r.ptxw,
+                r.ptxw_b2b, r.cub_b2b, r.cub_b2b / r.ptxw_b2b);
+  }
+
+  // Smaller n, uniform 1-us costs and no wait; then every cost distribution at 2^25 and 2^26,
+  // where the default's tiles no longer fit in one wave on an H100 and are stolen.
   void sizes()
   {
     std::printf("\n%-16s %9s | %10s %10s %9s | %9s %9s %9s\n", "costs", "n", "ptxw us", "CUB us", "CUB/ptxw",
@@ -256,31 +274,27 @@ public:
     {
       for (unsigned n : {1u << 16, 1u << 18, 1u << 20, 1u << 22, 8700000u, 1u << 24})
       {
-        if (n > capacity_)
-        {
-          continue;
-        }
-        std::vector<unsigned> cost;
-        load(0.0, cost, n, wait);
-        ptxw_call<ptxw::device::for_each_selector>();
-        cub_call();
-        const Side_by_side r = side_by_side([] {});
-        std::printf("%-16s %9u | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", wait ? "uniform" : "no wait", n, r.ptxw,
-                    r.cub, r.cub / r.ptxw, r.ptxw_b2b, r.cub_b2b, r.cub_b2b / r.ptxw_b2b);
+        size_row(wait ? "uniform" : "no wait", 0.0, n, wait);
+      }
+    }
+    std::printf("\nbeyond one wave (tiles stolen)\n");
+    for (unsigned n : {1u << 25, 1u << 26})
+    {
+      for (int k = 0; k < 4; ++k)
+      {
+        size_row(names_[k], sigmas_[k], n);
       }
     }
   }
 
   int run()
   {
-    const double sigmas[] = {0.0, 1.0, 1.5, -1.0};
-    const char* names[]   = {"uniform", "lognormal s=1", "lognormal s=1.5", "hot spot"};
     std::printf("\n%-16s %9s | %10s %10s %10s | %9s %9s | %8s %8s | %9s %9s %9s\n", "costs", "bound us", "ptxw us",
                 "CUB us", "thrust us", "CUB/ptxw", "thr/ptxw", "ptxw/bd", "CUB/bd", "ptxw b2b", "CUB b2b", "CUB/ptxw");
     for (int k = 0; k < 4; ++k)
     {
       std::vector<unsigned> cost;
-      const double bound = load(sigmas[k], cost, capacity_);
+      const double bound = load(sigmas_[k], cost, 1u << o_.log2n);
       ptxw_call<ptxw::device::for_each_selector>(); // warm-up (and the temporary storage)
       cub_call();
       thrust_call();
@@ -288,19 +302,20 @@ public:
       double t               = 1e30; // thrust's one call, in each pass
       const Side_by_side r   = side_by_side([&] { t = std::min(t, time([&] { thrust_call(); })); });
       const double p = r.ptxw, c = r.cub, pb = r.ptxw_b2b, cb = r.cub_b2b;
-      std::printf("%-16s %9.1f | %10.1f %10.1f %10.1f | %9.3f %9.3f | %8.3f %8.3f | %9.1f %9.1f %9.3f\n", names[k],
+      std::printf("%-16s %9.1f | %10.1f %10.1f %10.1f | %9.3f %9.3f | %8.3f %8.3f | %9.1f %9.1f %9.3f\n", names_[k],
                   bound, p, c, t, c / p, t / p, p / bound, c / bound, pb, cb, cb / pb);
       if (o_.sweep)
       {
-        std::printf("  sweep (threads x rounds x cluster)   us CUB/this this/bd\n");
-        sweep_one<fixed<256, 16, 1>>("256 x 16 x 1", bound);
-        sweep_one<fixed<256, 32, 1>>("256 x 32 x 1", bound);
-        sweep_one<fixed<256, 64, 1>>("256 x 64 x 1", bound); // 2^24: a tile per CTA, no stealing
-        sweep_one<fixed<512, 8, 1>>("512 x 8 x 1", bound);
-        sweep_one<fixed<512, 16, 1>>("512 x 16 x 1", bound);
-        sweep_one<fixed<512, 32, 1>>("512 x 32 x 1", bound);
-        sweep_one<fixed<1024, 16, 1>>("1024 x 16 x 1", bound);
-        sweep_one<fixed<512, 16, 2>>("512 x 16 x 2", bound);
+        std::printf("  sweep, back to back (threads x rounds (shared) x cluster)\n  %-22s %10s %8s %8s\n", "policy",
+                    "us", "CUB/this", "this/bd");
+        sweep_one<fixed<512, 32, 0, 1>>("512 x 32 (0) x 1", bound);
+        sweep_one<fixed<512, 32, 8, 1>>("512 x 32 (8) x 1", bound);
+        sweep_one<fixed<512, 64, 0, 1>>("512 x 64 (0) x 1", bound);
+        sweep_one<fixed<512, 64, 16, 1>>("512 x 64 (16) x 1", bound);
+        sweep_one<fixed<512, 64, 32, 1>>("512 x 64 (32) x 1", bound);
+        sweep_one<fixed<256, 64, 16, 1>>("256 x 64 (16) x 1", bound);
+        sweep_one<fixed<1024, 32, 8, 1>>("1024 x 32 (8) x 1", bound);
+        sweep_one<fixed<512, 32, 8, 2>>("512 x 32 (8) x 2", bound);
       }
     }
     seeds();

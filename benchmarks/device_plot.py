@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws the output of ptxw_bench_device_for_each as SVGs: per cost distribution, each contender's
-time over the bound of any schedule (1.0 = the bound), CUB, thrust and ptxw's default first, then the
-policy sweep (its times, each measured right after a CUB run); and, given a second file name, CUB's
-time over ptxw's against n (the table of smaller n, uniform waits and none).
+time back to back over the bound of any schedule (1.0 = the bound), CUB and ptxw's default first,
+then the policy sweep (each measured right after a CUB run); and, given a second file name, CUB's
+time over ptxw's against n (the tables of other n: uniform waits and none, and uniform beyond one
+wave).
 
     benchmarks/device_plot.py docs/runtime/device-for-each.txt docs/device/for_each.svg docs/device/for_each_sizes.svg
 """
@@ -11,8 +12,9 @@ import re
 import sys
 from pathlib import Path
 
-MAIN = re.compile(r"^(uniform|lognormal s=[\d.]+|hot spot)\s+([\d.]+) \|\s+([\d.]+)\s+([\d.]+)\s+([\d.]+) \|")
-SWEEP = re.compile(r"^\s+(\d+ x \d+ x \d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$")
+# The main table's rows (a bound in us, with a decimal point); the tables of other n give n instead.
+MAIN = re.compile(r"^(uniform|lognormal s=[\d.]+|hot spot)\s+(\d+\.\d+) \|.*\|\s+([\d.]+)\s+([\d.]+)\s+[\d.]+$")
+SWEEP = re.compile(r"^\s+(\d+ x \d+ \(\d+\) x \d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$")
 SIZE = re.compile(r"^(uniform|no wait)\s+(\d+) \|\s+[\d.]+\s+[\d.]+\s+([\d.]+) \|\s+[\d.]+\s+[\d.]+\s+([\d.]+)$")
 
 
@@ -22,9 +24,8 @@ def parse(text):
     for line in text.splitlines():
         m = MAIN.match(line)
         if m:
-            costs, bound, ptxw, cub, thrust = m.group(1), *map(float, m.groups()[1:])
-            groups.append((costs, bound, [("CUB ForEachN", cub, True), ("thrust::for_each", thrust, True),
-                                          ("ptxw default", ptxw, False)]))
+            costs, bound, ptxw, cub = m.group(1), *map(float, m.groups()[1:])
+            groups.append((costs, bound, [("CUB ForEachN", cub, True), ("ptxw default", ptxw, False)]))
             continue
         m = SWEEP.match(line)
         if m and groups:
@@ -41,7 +42,7 @@ def svg(groups, title):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 80}" height="{height}" '
            'font-family="sans-serif" font-size="11">',
            f'<text x="4" y="16" font-size="13" font-weight="bold">{title}</text>',
-           f'<text x="4" y="30">time / bound of any schedule (1.0 = the bound; shorter is faster)</text>']
+           f'<text x="4" y="30">time back to back / bound of any schedule (1.0 = the bound; shorter is faster)</text>']
     x0 = label_w
     y = top
     for costs, bound, rows in groups:
@@ -115,7 +116,7 @@ def main(argv):
     first = text.splitlines()[0] if text else ""
     device = first.split(",")[0]
     Path(argv[2]).parent.mkdir(parents=True, exist_ok=True)
-    Path(argv[2]).write_text(svg(parse(text), f"for_each_canceled against CUB and thrust -- {device}"))
+    Path(argv[2]).write_text(svg(parse(text), f"for_each_canceled against CUB -- {device}"))
     if len(argv) == 4:
         Path(argv[3]).write_text(sizes_svg(text, f"for_each_canceled against CUB by n -- {device}"))
 
