@@ -197,14 +197,24 @@ inline dim3 persistent_grid(dim3 grid, dim3 cluster, unsigned long long resident
   return dim3(fit.x * cluster.x, fit.y * cluster.y, fit.z * cluster.z);
 }
 
-// Which CTAs to launch for `grid`, into launched: for counter_t (automatic_t where the cubin that
-// runs is below sm_100, so has no cluster launch control) the prefix that fits on the GPU at once,
-// for the others the whole grid.
+// Whether Backend launches the persistent prefix of its grid rather than the whole grid, for a
+// cubin of binary_version (cudaFuncAttributes::binaryVersion, 90 for sm_90a): counter_t, and
+// automatic_t below sm_100, where there is no cluster launch control. The hardware and the
+// emulation launch every CTA of the grid.
+template <class Backend>
+constexpr bool persistent_launch(int binary_version)
+{
+  return ::ptxw::detail::is_same_v<Backend, counter_t>
+      || (::ptxw::detail::is_same_v<Backend, automatic_t> && binary_version < 100);
+}
+
+// Which CTAs to launch for `grid`, into launched: the prefix that fits on the GPU at once where
+// the launch is persistent (above), the whole grid otherwise.
 template <class Backend, class... Args>
 cudaError_t launch_grid(void (*kernel)(Args...), dim3 grid, dim3 block, std::size_t smem, dim3 cluster, dim3& launched)
 {
-  launched        = grid;
-  bool persistent = ::ptxw::detail::is_same_v<Backend, counter_t>;
+  launched           = grid;
+  int binary_version = 0;
   if constexpr (::ptxw::detail::is_same_v<Backend, automatic_t>)
   {
     cudaFuncAttributes attributes{};
@@ -212,9 +222,9 @@ cudaError_t launch_grid(void (*kernel)(Args...), dim3 grid, dim3 block, std::siz
     {
       return err;
     }
-    persistent = attributes.binaryVersion < 100;
+    binary_version = attributes.binaryVersion;
   }
-  if (persistent)
+  if (persistent_launch<Backend>(binary_version))
   {
     unsigned long long resident = 0;
     if (const cudaError_t err = resident_units(kernel, block, smem, cluster, resident); err != cudaSuccess)

@@ -251,11 +251,9 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
     const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
     clc::context<backend> ctx{};
     ctx.state = clc::detail::make_state<backend>(memory, grid, cluster, 1u, 0u, 0x9e3779b9u);
-    // The whole grid for the hardware and the emulation; for counter_t the prefix that fits on the
-    // GPU at once (ptxw/clc_host.h), which is the whole grid where one wave takes every index.
-    constexpr bool hardware = p.backend == scheduler::hardware
-                           || (p.backend == scheduler::automatic && build_archs[decltype(arch)::value] >= 1000);
-    const dim3 launched     = hardware || emulated ? grid : clc::detail::persistent_grid(grid, cluster, resident);
+    // Where one wave takes every index, the persistent prefix is the whole grid anyway.
+    constexpr bool persistent = clc::detail::persistent_launch<backend>(build_archs[decltype(arch)::value] / 10);
+    const dim3 launched       = persistent ? clc::detail::persistent_grid(grid, cluster, resident) : grid;
     if constexpr (p.cluster == 1)
     {
       kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
