@@ -17,9 +17,9 @@
 // emulation excepted: running its protocol is what it is for).
 // A tile is a column of the index space (its rounds lie a grid of tiles apart), so a hot region is
 // shared by all tiles. In a tile each thread walks its own indices with no barrier, and the last
-// policy.shared_rounds rounds go to whichever threads are free first, so a CTA does not hold its
-// slots for its slowest thread at a tile's end, where CUB's block holds its SM slots until its
-// slowest thread finishes. docs/device.md has the figures against CUB.
+// policy.shared_rounds rounds go to whichever threads are free first, so a thread held up by slow
+// indices leaves its share of the tile's end to the others, where CUB's block holds its SM slots
+// until its slowest thread finishes. docs/device.md has the figures against CUB.
 //
 // The scheduler's memory (the counter; the emulation's claims and responses) comes from the
 // temporary storage. Errors, before anything is written or launched:

@@ -56,8 +56,8 @@ enum class scheduler
 // for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
 // work stealing, cluster CTAs at a time (1: no clusters); inside a tile each thread walks its own
 // indices of the first rounds - shared_rounds rounds, and the last shared_rounds go to whichever
-// thread of the CTA is free first, so that the CTA does not wait for its slowest thread at the
-// tile's end. rounds is the most a tile has: tiles come in whole waves of the CTAs that fit at
+// thread of the CTA is free first, so that a thread held up by slow indices leaves its share of
+// the tile's end to the others. rounds is the most a tile has: tiles come in whole waves of the CTAs that fit at
 // once, with the indices shared out evenly, and shared_rounds shrinks in proportion, rounded down
 // (for_each_canceled.h).
 struct for_each_policy
