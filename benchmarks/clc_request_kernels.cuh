@@ -5,8 +5,8 @@
 // functions of one name would leave the linker free to keep one of them for both modes.
 #pragma once
 
-#include <ptxw/clc_host.h>
-#include <ptxw/work_stealing.h>
+#include <ptxw/host/clc.h>
+#include <ptxw/clc.h>
 
 #include <cuda_runtime.h>
 

@@ -12,9 +12,9 @@
 //    work that sleeps (__nanosleep) for its cost instead, which leaves the issue slots free.
 #include "work.cuh"
 
-#include <ptxw/clc_host.h>
-#include <ptxw/detail/host.h>
-#include <ptxw/work_stealing.h>
+#include <ptxw/host/clc.h>
+#include <ptxw/host/device_array.h>
+#include <ptxw/clc.h>
 
 #include <cstdio>
 #include <vector>

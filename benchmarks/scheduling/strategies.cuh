@@ -6,9 +6,9 @@
 
 #include "work.cuh"
 
-#include <ptxw/clc_host.h>
-#include <ptxw/work_queue_host.h>
-#include <ptxw/work_stealing.h>
+#include <ptxw/host/clc.h>
+#include <ptxw/host/work_queue.h>
+#include <ptxw/clc.h>
 
 #include <cuda/work_stealing>
 
@@ -61,7 +61,7 @@ __global__ SCHED_BOUNDS void atomic_queue(Work w, unsigned* next)
   }
 }
 
-// ptxw's block work queue (ptxw/work_queue.h) over the items 0..n-1, as many blocks as fit: the
+// ptxw's block work queue (ptxw/inter_block.h) over the items 0..n-1, as many blocks as fit: the
 // plain form (fetch: claim, then work) and the prefetching one (for_each_item: the next claim in
 // flight during the work), one item per atomic or batches of up to K.
 template <unsigned K>

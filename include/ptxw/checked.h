@@ -1,11 +1,11 @@
 // ptxw/checked.h: checked mode, the run-time half of the rules.
 //
 // PTXW_CHECKED=1 turns on the checks types cannot make: a wait that never completes (R5, R6), a
-// thread waiting on a stale phase (R6), and in ptxw/clc.h a request after an observed failure (R1),
+// thread waiting on a stale phase (R6), and in ptxw/clc/handle.h a request after an observed failure (R1),
 // a raw decode of a failure (R2), two submitters in one phase (R3), a request while readers still
 // read (R4). Default: on unless NDEBUG is defined, like assert. A check that fires records a
 // ptxw::checked::diagnostic (rule, block, thread, barrier or slot address, phase) into a sink the
-// host attached (ptxw/checked_host.h): the one a ptxw::clc::context carries, or for the mbarrier
+// host attached (ptxw/host/checked.h): the one a ptxw::clc::context carries, or for the mbarrier
 // types, which take no context, the default sink; with no sink it prints the diagnostic and traps.
 // Either way a broken protocol becomes a report, never a silent hang or silent corruption.
 #pragma once

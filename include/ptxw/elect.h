@@ -7,7 +7,7 @@
 //   if (ptxw::elected e = ptxw::elect_one()) bar.arrive();
 //
 // One lane per warp is not one thread per CTA: the cluster launch control request takes the CTA's
-// submitter, handle::elect() (ptxw/clc.h), built on this.
+// submitter, handle::elect() (ptxw/clc/handle.h), built on this.
 #pragma once
 
 #include <ptxw/detail/qualifiers.h>

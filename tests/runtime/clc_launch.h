@@ -2,8 +2,8 @@
 // form.
 #pragma once
 
-#include <ptxw/checked_host.h>
-#include <ptxw/clc_host.h>
+#include <ptxw/host/checked.h>
+#include <ptxw/host/clc.h>
 
 #include <cuda_runtime.h>
 

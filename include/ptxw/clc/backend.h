@@ -20,7 +20,7 @@
 #include <ptxw/clc/slot.h>
 #include <ptxw/detail/isa/mapa.h>
 #include <ptxw/fence.h>
-#include <ptxw/units.h>
+#include <ptxw/mbarrier/counts.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/barrier_cluster.h>

@@ -1,5 +1,5 @@
 // ptxw/clc/checks.h: checked mode's half of the cluster launch control rules, as hooks the handle
-// calls around each protocol step (ptxw/clc.h). With PTXW_CHECKED=0 every hook is empty and the
+// calls around each protocol step (ptxw/clc/handle.h). With PTXW_CHECKED=0 every hook is empty and the
 // protocol compiles to what the backend alone emits.
 //
 //   open           R3: a CTA-cast slot in a cluster launch (several CTAs would cancel alone)

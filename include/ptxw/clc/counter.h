@@ -122,7 +122,7 @@ struct backend<counter_t> : software_decode
     return true;
   }
 
-  // for_each_canceled_block's loop on this backend (ptxw/work_stealing.h). Thread 0 (of cluster
+  // for_each_canceled_block's loop on this backend (ptxw/clc/for_each.h). Thread 0 (of cluster
   // rank 0) takes ranges of indices from the counter -- one index while blocks are long, up to 8
   // for short ones, see batch_size() -- and every thread walks the range it was handed: one barrier
   // per block, as on every backend (consecutive callbacks never overlap), no mbarrier, no phase,

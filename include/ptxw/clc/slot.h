@@ -2,7 +2,7 @@
 // cluster_t), who answers requests (the backends), and the shared-memory slot a response lands in.
 #pragma once
 
-#include <ptxw/mbarrier.h>
+#include <ptxw/mbarrier/barrier.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {
@@ -13,7 +13,7 @@ struct context;
 } // namespace clc
 
 namespace detail {
-// ptxw/work_stealing.h's loop, which runs a backend's own loop where it has one.
+// ptxw/clc/for_each.h's loop, which runs a backend's own loop where it has one.
 template <int Rank, class Cast, class Backend, class Prologue, class F>
 __device__ void for_each_canceled(clc::slot<Cast>&, const clc::context<Backend>&, Prologue&, F&);
 } // namespace detail

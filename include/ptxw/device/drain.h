@@ -1,5 +1,5 @@
 // ptxw/device/drain.h: every item of an array taken once by some block, through a work queue
-// (ptxw/work_queue.h) whose cursor lives in the caller's temporary storage.
+// (ptxw/inter_block/work_queue.h) whose cursor lives in the caller's temporary storage.
 //
 //   // op(item) is called by every thread of the block that took the item (a block-wide job):
 //   auto op = [=] __device__ (const job& j) { process_with_whole_block(j); };
@@ -16,7 +16,7 @@
 #include <ptxw/device/env.h>
 #include <ptxw/device/policy.h>
 #include <ptxw/device/temp_storage.h>
-#include <ptxw/work_queue.h>
+#include <ptxw/inter_block/work_queue.h>
 
 #include <cuda/std/type_traits>
 

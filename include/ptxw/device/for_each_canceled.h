@@ -31,11 +31,11 @@
 // An empty shape is a valid no-op that launches nothing. Otherwise the launch's error.
 #pragma once
 
-#include <ptxw/clc_host.h>
+#include <ptxw/host/clc.h>
 #include <ptxw/device/env.h>
 #include <ptxw/device/policy.h>
 #include <ptxw/device/temp_storage.h>
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc/for_each.h>
 
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>

@@ -21,7 +21,7 @@
 // The default values and the runs that chose them: docs/device.md.
 #pragma once
 
-#include <ptxw/clc_host.h>
+#include <ptxw/host/clc.h>
 #include <ptxw/device/temp_storage.h>
 
 #include <atomic>
@@ -71,7 +71,7 @@ struct for_each_policy
 
 // reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
 // (vectorised where the input allows), at most max_blocks blocks (each leaves one partial in the
-// temporary storage), and the block that arrives last merges (ptxw/last_block.h).
+// temporary storage), and the block that arrives last merges (ptxw/inter_block/last_block.h).
 struct reduce_policy
 {
   int block_threads;
@@ -79,7 +79,7 @@ struct reduce_policy
   int max_blocks;
 };
 
-// drain: blocks of block_threads threads take up to batch items per atomic (ptxw/work_queue.h).
+// drain: blocks of block_threads threads take up to batch items per atomic (ptxw/inter_block/work_queue.h).
 struct drain_policy
 {
   int block_threads;

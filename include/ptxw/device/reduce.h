@@ -1,5 +1,5 @@
 // ptxw/device/reduce.h: a single-pass reduction -- every block reduces its part, the block that
-// arrives last (ptxw/last_block.h) merges the partials, in one launch where cub::DeviceReduce
+// arrives last (ptxw/inter_block/last_block.h) merges the partials, in one launch where cub::DeviceReduce
 // launches two above one tile.
 //
 //   ptxw::device::reduce(temp, bytes, d_in, d_out, n, op, init, stream);   // *d_out = op(init, ...)
@@ -18,7 +18,7 @@
 // device. With no items *d_out = init, written by the launch of one block (as CUB).
 #pragma once
 
-#include <ptxw/last_block.h>
+#include <ptxw/inter_block/last_block.h>
 #include <ptxw/device/env.h>
 #include <ptxw/device/policy.h>
 #include <ptxw/device/temp_storage.h>

@@ -7,7 +7,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 #include "Inputs/reference.h"
 

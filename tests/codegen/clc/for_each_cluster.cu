@@ -8,7 +8,7 @@
 // RUN: %ptx-check %s --input-file=%t.ptx
 // RUN: %sass-check %s --input-file=%t.sass
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 #include "Inputs/reference.h"
 

@@ -11,7 +11,7 @@
 // Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
 // CASE the file compiles.
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 struct not_a_qualifier
 {};

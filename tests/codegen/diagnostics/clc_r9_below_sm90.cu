@@ -8,7 +8,7 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_FOR_EACH_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=FOR_EACH_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_OPEN_EMULATED %s 2>&1 | FileCheck %s --check-prefix=OPEN_EMULATED
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 __global__ void clc_r9_below_sm90(float* out, ptxw::clc::context<> ctx,
                                   ptxw::clc::context<ptxw::clc::emulated_t> emulated)

@@ -10,7 +10,7 @@
 // Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
 // CASE the file compiles: what sm_80 has (mbarrier.init) next to the included headers.
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 __global__ void clc_r9_emulation(ptxw::clc::context<> ctx)
 {

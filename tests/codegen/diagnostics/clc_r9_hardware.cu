@@ -13,7 +13,7 @@
 // CASE the file compiles: the same protocol with the automatic context and with emulated_t (the
 // emulation) is accepted here.
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
                                 ptxw::clc::context<ptxw::clc::emulated_t> emulated,

@@ -12,7 +12,7 @@
 // Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
 // CASE the file compiles: the CTA form on the hardware, and the cluster form on the emulation.
 
-#include <ptxw/work_stealing.h>
+#include <ptxw/clc.h>
 
 __global__ void __cluster_dims__(2, 1, 1)
   clc_r9_multicast(float* out, ptxw::clc::context<> automatic, ptxw::clc::context<ptxw::clc::emulated_t> emulated,

@@ -5,8 +5,7 @@
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_LAST_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=LAST_CLUSTER
 
-#include <ptxw/last_block.h>
-#include <ptxw/work_queue.h>
+#include <ptxw/inter_block.h>
 
 __global__ void inter_block_below_sm90(long long* out, ptxw::last_block_ticket<> ticket,
                                        ptxw::last_block_ticket<unsigned long long> wide, ptxw::work_queue<unsigned> q)

@@ -1,4 +1,4 @@
-// R17, R18 for ptxw/last_block.h: a ticket exists only as the view of an initialised
+// R17, R18 for ptxw/inter_block.h: a ticket exists only as the view of an initialised
 // last_block_ticket_host (a default-made one does not compile), and counts with atom.add.u32 or
 // .u64 (a signed or narrower count type does not compile). One target: the gates are the types'.
 // REQUIRES: target-sm_90a
@@ -9,7 +9,7 @@
 //
 // Without a CASE the file compiles: both count types, the block and the cluster form.
 
-#include <ptxw/last_block.h>
+#include <ptxw/inter_block.h>
 
 __global__ void last_block_rules(long long* out, ptxw::last_block_ticket<> t32,
                                  ptxw::last_block_ticket<unsigned long long> t64)

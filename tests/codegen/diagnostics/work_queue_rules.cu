@@ -1,4 +1,4 @@
-// R17, R18, R19 for ptxw/work_queue.h: a queue exists only as the view of an initialised
+// R17, R18, R19 for ptxw/inter_block.h: a queue exists only as the view of an initialised
 // work_queue_host (a default-made one does not compile); a batch takes 1 to 32 items; items are
 // trivially copyable; and an item is fetch()'s return value -- the slot's hand-over buffer, where the
 // hand-written queue returned a reference (and raced with the next fetch), cannot be read.
@@ -12,7 +12,7 @@
 //
 // Without a CASE the file compiles: fetch with batches of 1 and 32, for_each_item.
 
-#include <ptxw/work_queue.h>
+#include <ptxw/inter_block.h>
 
 struct job
 {

@@ -9,7 +9,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/last_block.h>
+#include <ptxw/inter_block.h>
 
 // What a ticket is, in plain types: the state's first word is the count.
 struct raw_ticket

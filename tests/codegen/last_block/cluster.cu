@@ -8,7 +8,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/last_block.h>
+#include <ptxw/inter_block.h>
 
 #include <cuda/ptx>
 

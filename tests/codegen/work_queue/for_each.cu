@@ -9,7 +9,7 @@
 // RUN: %sass-check %s --input-file=%t.sass
 // RUN: %ptxw-sass-equal %t.sass
 
-#include <ptxw/work_queue.h>
+#include <ptxw/inter_block.h>
 
 struct raw_queue
 {

@@ -1,4 +1,4 @@
-// PTX forms behind ptxw/last_block.h and ptxw/work_queue.h: atom with an explicit .sem and .scope on
+// PTX forms behind ptxw/inter_block/last_block.h and ptxw/inter_block/work_queue.h: atom with an explicit .sem and .scope on
 // global memory, which cuda::ptx (CCCL 3.0.1) has no binding for, and the gpu-scope acq_rel fence,
 // which it has (forwarded here with ptxw's gate).
 //

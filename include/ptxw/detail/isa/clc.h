@@ -1,4 +1,4 @@
-// PTX forms behind ptxw/clc.h that cuda::ptx (CCCL 3.0.1) lacks or gates differently from ptxas.
+// PTX forms behind ptxw/clc/handle.h that cuda::ptx (CCCL 3.0.1) lacks or gates differently from ptxas.
 #pragma once
 
 #include <ptxw/target.h>

@@ -1,5 +1,5 @@
 // PTX forms cuda::ptx (CCCL 3.0.1) lacks on a shared::cta mbarrier: complete_tx and inval.
-// Qualifier legality and target gates are checked by the callers in ptxw/mbarrier.h.
+// Qualifier legality and target gates are checked by the callers in ptxw/mbarrier/barrier.h.
 #pragma once
 
 #include <ptxw/target.h>

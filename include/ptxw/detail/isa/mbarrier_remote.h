@@ -1,6 +1,6 @@
 // PTX forms cuda::ptx (CCCL 3.0.1) lacks: mbarrier operations on a shared::cluster address.
 // See mapa.h for why these take a 32-bit shared::cluster address instead of a generic pointer.
-// Qualifier legality and target gates are checked by the callers in ptxw/mbarrier.h.
+// Qualifier legality and target gates are checked by the callers in ptxw/mbarrier/barrier.h.
 #pragma once
 
 #include <ptxw/target.h>

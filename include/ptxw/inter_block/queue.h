@@ -1,4 +1,4 @@
-// ptxw/work_queue/queue.h: the types a kernel sees of a work queue (ptxw/work_queue.h) -- the
+// ptxw/inter_block/queue.h: the types a kernel sees of a work queue (ptxw/inter_block/work_queue.h) -- the
 // queue itself, one fetch's item, the shared-memory slot -- and their global state.
 #pragma once
 

@@ -1,4 +1,4 @@
-// ptxw/detail/host.h: what every host header of ptxw needs -- CUDA errors as exceptions, and device
+// ptxw/host/device_array.h: what every host header of ptxw needs -- CUDA errors as exceptions, and device
 // memory that frees itself.
 #pragma once
 

@@ -1,4 +1,4 @@
-// ptxw/work_queue_host.h: the host side of ptxw/work_queue.h -- the queue's items and cursor.
+// ptxw/host/work_queue.h: the host side of ptxw/inter_block/work_queue.h -- the queue's items and cursor.
 //
 //   ptxw::work_queue_host<job> q(capacity);          // allocates, initialises (R17)
 //   q.fill(jobs);                                    // from a host vector, or fill(span) from device memory
@@ -10,9 +10,9 @@
 // throw std::runtime_error("ptxw: ...").
 #pragma once
 
-#include <ptxw/checked_host.h>
-#include <ptxw/detail/host.h>
-#include <ptxw/work_queue.h>
+#include <ptxw/host/checked.h>
+#include <ptxw/host/device_array.h>
+#include <ptxw/inter_block/work_queue.h>
 
 #include <cuda/std/span>
 

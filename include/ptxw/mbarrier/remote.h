@@ -1,14 +1,14 @@
-// ptxw/mbarrier_remote.h: an mbarrier of another CTA of the cluster, as
-// ptxw::cluster_barrier::remote(rank) returns it (ptxw/mbarrier.h).
+// ptxw/mbarrier/remote.h: an mbarrier of another CTA of the cluster, as
+// ptxw::cluster_barrier::remote(rank) returns it (ptxw/mbarrier/barrier.h).
 //
 // Every operation is one PTX instruction on the shared::cluster address (see the PTX line above
-// each); qualifiers as in ptxw/mbarrier.h, their forms in ptxw/detail/qualifiers.h (R9, R10); counts
+// each); qualifiers as in ptxw/mbarrier/barrier.h, their forms in ptxw/detail/qualifiers.h (R9, R10); counts
 // are ptxw::arrivals and ptxw::tx_bytes (R11).
 #pragma once
 
 #include <ptxw/detail/isa/mbarrier_remote.h>
 #include <ptxw/detail/qualifiers.h>
-#include <ptxw/units.h>
+#include <ptxw/mbarrier/counts.h>
 
 PTXW_NAMESPACE_BEGIN
 template <class Scope>

@@ -1,4 +1,4 @@
-// ptxw/last_block_host.h: the host side of ptxw/last_block.h -- a ticket's memory, initialised.
+// ptxw/host/last_block.h: the host side of ptxw/inter_block/last_block.h -- a ticket's memory, initialised.
 //
 //   ptxw::last_block_ticket_host<> ticket;                 // allocates and initialises (R17)
 //   ptxw::last_block_ticket_host<>::check_grid(grid);      // throws if Count cannot count the grid (R18)
@@ -8,9 +8,9 @@
 // CUDA errors and bad arguments throw std::runtime_error("ptxw: ...").
 #pragma once
 
-#include <ptxw/checked_host.h>
-#include <ptxw/detail/host.h>
-#include <ptxw/last_block.h>
+#include <ptxw/host/checked.h>
+#include <ptxw/host/device_array.h>
+#include <ptxw/inter_block/last_block.h>
 
 #include <string>
 

@@ -1,9 +1,9 @@
-// ptxw/work_queue/cursor.h: one block's position in a work queue (ptxw/work_queue.h) -- the leader's
+// ptxw/inter_block/cursor.h: one block's position in a work queue (ptxw/inter_block/work_queue.h) -- the leader's
 // batched claims, their hand-over through the slot's two buffers, and checked mode's R15/R17 reports.
 #pragma once
 
 #include <ptxw/detail/isa/atom.h>
-#include <ptxw/work_queue/queue.h>
+#include <ptxw/inter_block/queue.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

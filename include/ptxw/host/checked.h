@@ -1,4 +1,4 @@
-// ptxw/checked_host.h: the host side of checked mode -- where diagnostics go, and reading them back.
+// ptxw/host/checked.h: the host side of checked mode -- where diagnostics go, and reading them back.
 //
 //   ptxw::checked::diagnostics diag;            // device buffer for 256 reports
 //   ctx.sink = diag.device_sink();              // in a ptxw::clc::context
@@ -10,7 +10,7 @@
 #pragma once
 
 #include <ptxw/checked.h>
-#include <ptxw/detail/host.h>
+#include <ptxw/host/device_array.h>
 
 #include <cstdint>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// ptxw/clc_host.h: the host side of cluster launch control -- what a launch of a work-stealing
+// ptxw/host/clc.h: the host side of cluster launch control -- what a launch of a work-stealing
 // kernel needs beyond its arguments.
 //
 //   ptxw::clc::scheduler sched;                                   // once: a little device memory
@@ -16,9 +16,9 @@
 // std::runtime_error("ptxw: ...").
 #pragma once
 
-#include <ptxw/checked_host.h>
-#include <ptxw/clc.h>
-#include <ptxw/detail/host.h>
+#include <ptxw/host/checked.h>
+#include <ptxw/clc/handle.h>
+#include <ptxw/host/device_array.h>
 
 #include <cmath>
 #include <cstddef>

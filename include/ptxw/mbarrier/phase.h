@@ -1,4 +1,4 @@
-// ptxw/phase.h: the phase a thread waits for next on one mbarrier (rule R6).
+// ptxw/mbarrier/phase.h: the phase a thread waits for next on one mbarrier (rule R6).
 //
 // mbarrier.try_wait.parity and test_wait.parity take the parity of the phase to wait for. Passing a
 // stale or hand-computed parity returns at once on an old phase, or never. A ptxw::phase starts at
@@ -12,7 +12,7 @@
 #include <ptxw/checked.h>
 #include <ptxw/detail/isa/mapa.h>
 #include <ptxw/target.h>
-#include <ptxw/units.h>
+#include <ptxw/mbarrier/counts.h>
 
 PTXW_NAMESPACE_BEGIN
 template <class Scope>

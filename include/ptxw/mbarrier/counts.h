@@ -1,4 +1,4 @@
-// ptxw/units.h: strong types for the integers an mbarrier takes (rule R11).
+// ptxw/mbarrier/counts.h: strong types for the integers an mbarrier takes (rule R11).
 //
 // mbarrier.init and mbarrier.arrive count arrivals; expect_tx and complete_tx count bytes of
 // asynchronous transactions. Both are .b32 in PTX and swapping them compiles in cuda::ptx and

@@ -1,4 +1,4 @@
-// ptxw/last_block.h: "this block is the last to arrive" -- a grid reduces per block and the block
+// ptxw/inter_block/last_block.h: "this block is the last to arrive" -- a grid reduces per block and the block
 // that arrives last merges the partial results, in the same launch instead of a second one.
 //
 //   __global__ void sum(const int* in, size_t n, long long* partials, long long* out,
@@ -9,7 +9,7 @@
 //     if (ptxw::last_block(ticket))                       // every thread of every block, once (R15)
 //       merge(partials, gridDim.x, out);                  // all threads of the last block only
 //   }
-//   ptxw::last_block_ticket_host<> ticket;                // ptxw/last_block_host.h, once
+//   ptxw::last_block_ticket_host<> ticket;                // ptxw/host/last_block.h, once
 //   sum<<<blocks, 256>>>(in, n, partials, out, ticket.view());   // every launch, no memset between
 //
 // last_cluster(ticket) is the same for cluster launches: true in every CTA of the last cluster.

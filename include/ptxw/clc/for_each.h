@@ -1,4 +1,4 @@
-// ptxw/work_stealing.h: work stealing on cluster launch control, the for_each_canceled_block idea.
+// ptxw/clc/for_each.h: work stealing on cluster launch control, the for_each_canceled_block idea.
 //
 //   __global__ void scale(float* v, int n, float a, ptxw::clc::context<> ctx)
 //   {
@@ -31,7 +31,7 @@
 // fast (counter_t) or faithfully (emulated_t).
 #pragma once
 
-#include <ptxw/clc.h>
+#include <ptxw/clc/handle.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

@@ -1,4 +1,4 @@
-// ptxw/work_queue.h: a block-level work queue -- items in global memory, each block taking the
+// ptxw/inter_block/work_queue.h: a block-level work queue -- items in global memory, each block taking the
 // next ones from one global cursor when it is done with the last, so that items of very different
 // costs balance over the blocks (sm_70 and newer).
 //
@@ -28,7 +28,7 @@
 // stops), a queue whose memory was not initialised (R17; no items), the read of no item (R19; T{}).
 #pragma once
 
-#include <ptxw/work_queue/cursor.h>
+#include <ptxw/inter_block/cursor.h>
 
 PTXW_NAMESPACE_BEGIN
 
