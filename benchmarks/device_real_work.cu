@@ -81,7 +81,13 @@ struct fixed
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {Threads, Rounds, 1, ptxw::device::scheduler::automatic, Shared};
+    ptxw::device::for_each_policy p{}; // by name: whatever the fields' order
+    p.block_threads = Threads;
+    p.rounds        = Rounds;
+    p.cluster       = 1;
+    p.backend       = ptxw::device::scheduler::automatic;
+    p.shared_rounds = Shared;
+    return p;
   }
 };
 

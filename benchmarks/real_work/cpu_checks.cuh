@@ -306,7 +306,7 @@ int estimate(const Options& o)
   }
   // A run: per workload and n, the preparation, the references, the untimed first calls and the
   // rounds, each call with its reset and comparison.
-  auto run_seconds = [&](bool sweep, bool quick, long long reps, std::vector<double>* per_workload) {
+  auto run_seconds = [&](bool sweep, bool quick, long long reps, std::vector<std::pair<int, double>>* per_workload) {
     double total = 3e6; // start-up, context, module loading, copy bandwidth (us)
     for (int w = 0; w < 9; ++w)
     {
@@ -352,12 +352,12 @@ int estimate(const Options& o)
       total += t_w;
       if (per_workload != nullptr)
       {
-        per_workload->push_back(t_w / 1e6);
+        per_workload->emplace_back(w, t_w / 1e6);
       }
     }
     return total / 1e6;
   };
-  std::vector<double> dw, sw;
+  std::vector<std::pair<int, double>> dw, sw;
   auto reps = [&](bool sweep, bool quick) {
     return o.reps_given ? o.reps : default_reps(sweep, quick);
   };
@@ -368,7 +368,7 @@ int estimate(const Options& o)
   std::printf("\nmodelled seconds per workload, default run / sweep:\n");
   for (std::size_t w = 0; w < dw.size() && w < sw.size(); ++w)
   {
-    std::printf("  %-16s %6.1f / %6.1f\n", names[w], dw[w], sw[w]);
+    std::printf("  %-16s %6.1f / %6.1f\n", names[dw[w].first], dw[w].second, sw[w].second);
   }
   std::printf("\nmodelled run time: default %.0f s, --quick %.0f s, --sweep %.0f s, --sweep --quick %.0f s\n", def,
               quick, swp, swq);
