@@ -74,7 +74,7 @@ struct fixed
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {Threads, Rounds, Cluster, ptxw::device::scheduler::automatic, Shared};
+    return {Threads, Rounds, Cluster, ptxw::clc::backend_id::automatic, Shared};
   }
 };
 

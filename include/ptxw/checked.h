@@ -12,6 +12,10 @@
 
 #include <ptxw/target.h>
 
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/get_sreg.h>
+#endif
+
 #include <cstdio> // device printf, the report of last resort
 
 // Default time a checked wait may take before it is reported (R5/R6), in nanoseconds.
@@ -21,6 +25,9 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace checked {
+// Whether this build checks: for `if constexpr`, where a step differs by mode.
+inline constexpr bool on = PTXW_CHECKED != 0;
+
 // One report. `address` is the shared-memory (shared::cta) address of the barrier or slot.
 struct diagnostic
 {
@@ -42,17 +49,44 @@ struct sink
   ::cuda::std::uint64_t timeout_ns; // how long a checked wait may take
 };
 
+// A sink that checked builds keep and unchecked builds drop: where a value carries its sink for a
+// report only checked mode makes (an empty base in unchecked builds: no byte, no register).
+#if PTXW_CHECKED
+class carried_sink
+{
+  const sink* sink_;
+
+public:
+  __host__ __device__ explicit carried_sink(const sink* s)
+      : sink_(s)
+  {}
+  __host__ __device__ const sink* carried() const
+  {
+    return sink_;
+  }
+};
+#else
+class carried_sink
+{
+public:
+  __host__ __device__ explicit carried_sink(const sink*) {}
+  __host__ __device__ const sink* carried() const
+  {
+    return nullptr;
+  }
+};
+#endif
+
+// mov.u64 sreg_value, %%globaltimer; (wall time in nanoseconds, whatever the SM clock does)
 __device__ inline ::cuda::std::uint64_t now_ns()
 {
-  ::cuda::std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
+  return ptx::get_sreg_globaltimer();
 }
 
 // Where the reports of operations without a sink of their own (the mbarrier types) go: the sink
 // that ptxw::checked::diagnostics::make_default() put here, or none (print and trap). One per
 // program with relocatable device code, one per translation unit without.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ const sink* default_sink = nullptr;
 
 __device__ inline ::cuda::std::uint64_t timeout_ns(const sink* s)

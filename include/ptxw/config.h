@@ -37,6 +37,3 @@
 // notes. Outside overload resolution (e.g. in a default argument) nvcc does not diagnose it: use it
 // only on what a call names directly.
 #define PTXW_REFUSED(message) __attribute__((unavailable(message)))
-
-// The rules the messages name (PTXW_RULE) and reports carry (ptxw::rule).
-#include <ptxw/rules.h>

@@ -10,8 +10,7 @@
 // submitter, handle::elect() (ptxw/clc/handle.h), built on this.
 #pragma once
 
-#include <ptxw/detail/qualifiers.h>
-#include <ptxw/target.h>
+#include <ptxw/detail/isa/elect.h>
 
 PTXW_NAMESPACE_BEGIN
 
@@ -35,20 +34,11 @@ public:
                "lane)")
   elected();
 
-  // elect.sync _|p, membermask;  // PTX ISA 80, SM_90. membermask: the lanes active at the call,
-  // so it may be called from one warp or from one thread; ptxas folds the mask into ELECT.
-  template <class Dep = void>
+  // elect.sync (detail/isa/elect.h): one lane of the calling threads of a warp.
+  template <class Deferred = void>
   static __device__ elected elect()
   {
-    using none                = detail::dependent_t<detail::qualifiers::none_t, Dep>;
-    ::cuda::std::uint32_t won = 0;
-    if constexpr (detail::qualifiers::check<detail::qualifiers::elect_sync, none, none, none>())
-    {
-      asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-                   : "=r"(won)
-                   : "r"(__activemask()));
-    }
-    return elected(by_elect_sync{}, won != 0);
+    return elected(by_elect_sync{}, detail::isa::elect_sync<Deferred>());
   }
 
   // True on the one lane elect.sync chose.
@@ -59,10 +49,10 @@ public:
 };
 
 // One lane of the calling threads of a warp: elected::elect().
-template <class Dep = void>
+template <class Deferred = void>
 __device__ elected elect_one()
 {
-  return elected::elect<Dep>();
+  return elected::elect<Deferred>();
 }
 
 PTXW_NAMESPACE_END

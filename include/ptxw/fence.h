@@ -24,10 +24,10 @@ PTXW_NAMESPACE_BEGIN
 // ---- PTX forms ---------------------------------------------------------------------------------
 
 // fence.proxy.async;  // PTX ISA 80, SM_90. All state spaces.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void fence_proxy_async()
 {
-  using none = detail::dependent_t<detail::qualifiers::none_t, Dep>;
+  using none = detail::dependent_t<detail::qualifiers::none_t, Deferred>;
   if constexpr (detail::qualifiers::check<detail::qualifiers::fence_proxy_async, none, none, none>())
   {
     ptx::fence_proxy_async();
@@ -71,10 +71,10 @@ __device__ void fence_mbarrier_init(Sem sem, Scope scope)
 
 // R7. After a thread initialised cluster barriers, before the cluster-wide sync that lets other
 // CTAs (or async operations they issue) touch them. One fence covers all barriers it initialised.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void fence_after_mbarrier_init()
 {
-  ::ptxw::fence_mbarrier_init(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
+  ::ptxw::fence_mbarrier_init(detail::dependent_t<ptx::sem_release_t, Deferred>{}, ptx::scope_cluster);
 }
 
 // After generic-proxy writes (st.shared, st.global) that an async-proxy operation issued later
@@ -87,18 +87,18 @@ __device__ void fence_before_async_read(Space space)
 
 // R4. A thread is done reading a shared-memory slot the async proxy writes (a CLC response, a
 // TMA destination): release its reads before the sync that lets the slot be written again.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void fence_after_slot_read()
 {
-  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::space_shared, ptx::scope_cluster);
+  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_release_t, Deferred>{}, ptx::space_shared, ptx::scope_cluster);
 }
 
 // R4. The thread about to issue the async write into a slot (after the sync that followed every
 // reader's fence_after_slot_read): acquire those reads so the write is ordered after them.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void fence_before_slot_write()
 {
-  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Dep>{}, ptx::space_cluster, ptx::scope_cluster);
+  ::ptxw::fence_proxy_async_generic(detail::dependent_t<ptx::sem_acquire_t, Deferred>{}, ptx::space_cluster, ptx::scope_cluster);
 }
 
 PTXW_NAMESPACE_END

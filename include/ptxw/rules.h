@@ -20,7 +20,7 @@
 #define PTXW_RULE_R11 (11, units, "units", "a count of the wrong unit, or out of the PTX range")
 #define PTXW_RULE_R12 (12, barrier_scope, "barrier scope", "a cluster-scope operation on a CTA barrier")
 #define PTXW_RULE_R13 (13, grid_rank, "grid rank", "a grid of more dimensions than for_each_canceled_block's Rank")
-#define PTXW_RULE_R14 (14, prepared_launch, "prepared launch", "a launch that is not the prepared grid or a prefix of it")
+#define PTXW_RULE_R14 (14, prepared_launch, "prepared launch", "a launch that is not the prepared grid or a prefix of it, or not of the backend prepared for")
 #define PTXW_RULE_R15 (15, uniform_call, "uniform call", "not every thread of the block called, or a block called twice")
 #define PTXW_RULE_R16 (16, one_launch_per_ticket, "one launch per ticket", "a ticket used by two launches at once")
 #define PTXW_RULE_R17 (17, initialised, "initialised", "a ticket or queue whose memory was not initialised")
@@ -50,7 +50,7 @@
 
 #define PTXW_APPLY(macro, args) macro args
 
-// The start of a compile-time message: PTXW_RULE(R4) "the rest" is PTXW_RULE(R4) "the rest".
+// The start of a compile-time message: PTXW_RULE(R4) "the rest" is "ptxw: R4 one observation: the rest".
 #define PTXW_RULE(r) PTXW_APPLY(PTXW_RULE_PREFIX, PTXW_RULE_##r)
 #define PTXW_RULE_PREFIX(number, id, name, violation) "ptxw: R" #number " " name ": "
 

@@ -7,7 +7,7 @@
 // they fire only when a wrapper is instantiated, never merely because a header was included.
 #pragma once
 
-#include <ptxw/config.h>
+#include <ptxw/rules.h>
 
 // cuda::ptx one instruction family at a time, where this CCCL has a header per family: against
 // them a small kernel compiles in half the time it takes with the whole of <cuda/ptx>.
@@ -61,20 +61,22 @@ inline constexpr bool dependent_true = true;
 template <class...>
 inline constexpr bool dependent_false = false;
 
-// T, but dependent on Dep: keeps a non-template-looking call inside a template lazily checked.
-template <class T, class... Dep>
+// Gates fire at instantiation, never because a header was included: a wrapper that is not a
+// template otherwise takes `class Deferred = void` and names its types through dependent_t<T,
+// Deferred> (T, but dependent), so that its static_asserts wait until it is used.
+template <class T, class... Deferred>
 struct dependent_type
 {
   using type = T;
 };
-template <class T, class... Dep>
-using dependent_t = typename dependent_type<T, Dep...>::type;
+template <class T, class... Deferred>
+using dependent_t = typename dependent_type<T, Deferred...>::type;
 
 // True in the host pass. In a device pass: the target is sm_<MinSm> or newer and the toolchain
-// speaks PTX ISA <MinIsa> or newer. `Dep` only delays evaluation to instantiation.
-template <int MinSm, int MinIsa, class... Dep>
+// speaks PTX ISA <MinIsa> or newer. `Deferred` only delays evaluation to instantiation.
+template <int MinSm, int MinIsa, class... Deferred>
 inline constexpr bool supports =
-  dependent_true<Dep...> && (!target::device_pass || (target::sm >= MinSm && target::ptx_isa >= MinIsa));
+  dependent_true<Deferred...> && (!target::device_pass || (target::sm >= MinSm && target::ptx_isa >= MinIsa));
 
 // The few type traits ptxw needs, spelled here: <cuda/std/type_traits> alone costs a small kernel
 // more compile time than the rest of ptxw and its cuda::ptx headers together.

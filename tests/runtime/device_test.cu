@@ -108,7 +108,7 @@ struct emulated_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {128, 2, 1, ptxw::device::scheduler::emulated};
+    return {128, 2, 1, ptxw::clc::backend_id::emulated};
   }
 };
 // The default's shape on counter_t, whose persistent CTAs each take their own tile first.
@@ -116,7 +116,7 @@ struct counter_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {512, 32, 1, ptxw::device::scheduler::counter};
+    return {512, 32, 1, ptxw::clc::backend_id::counter};
   }
 };
 // Tiles of up to 8 rounds whose last 4 go to whichever thread is free first.
@@ -124,14 +124,14 @@ struct shared_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {512, 8, 1, ptxw::device::scheduler::counter, 4};
+    return {512, 8, 1, ptxw::clc::backend_id::counter, 4};
   }
 };
 struct cluster_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {128, 4, 2, ptxw::device::scheduler::counter};
+    return {128, 4, 2, ptxw::clc::backend_id::counter};
   }
 };
 

@@ -1,18 +1,23 @@
 // ptxw/clc/backend.h: what every cluster launch control backend is made of, and the steps they share.
 //
-// A backend B (ptxw/clc/hardware.h, emulated.h, counter.h) is one specialisation of
-// ptxw::clc::detail::backend<B>, held by each thread's handle, with:
+// A backend B (ptxw/clc/hardware.h, emulated.h, counter.h; its row in ptxw/clc/backends.h) is one
+// specialisation of ptxw::clc::detail::backend<B>, held by each thread's handle, with:
 //   state                      what the host prepares for a launch (a member of ptxw::clc::context<B>)
-//   supported<Cast>            whether B runs on this target; check_target<Cast>() static_asserts it (R9)
+//   make_state(memory, grid, cluster, launch)
+//                              host: the state for a launch, from scheduler_memory (clc/launch.h)
+//   supported<Receivers>       whether B runs on this target; check_target<Receivers>() static_asserts it (R9)
 //   arrivals_per_phase         the count the slot's barrier is initialised with
+//   grid(state)                the grid whose blocks are handed out, in blocks
 //   start(slot, state, sink)   collective, once per CTA: does this CTA run (or was it canceled)?
+//   owns_block()               whether the CTA's own blockIdx is its first block
 //   request(slot, state, submit, fail)
 //                              the submitter's warp; where `submit` (the CTA's submitter): ask for the
 //                              next block (fail: checked mode wants a failure response instead)
 //   receive(slot, state, ph, out, wait)
 //                              every reader: wait(bar, ph) for the phase, read the response once
 //   canceled(r), first(r)      decode a response
-// Adding a backend is one new file with one specialisation, and a tag in ptxw/clc/slot.h.
+// and, where it has a faster loop than the protocol's, for_each(slot, state, prologue, f)
+// (ptxw/clc/for_each.h runs it instead). The steps several backends share are below.
 #pragma once
 
 #include <ptxw/checked.h>
@@ -30,12 +35,28 @@
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
 // barrier.cluster.arrive + wait: the software backends hand a cluster's claim to its CTAs across it.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void cluster_sync()
 {
   ptx::barrier_cluster_arrive();
   ptx::barrier_cluster_wait();
 }
+
+// What a backend's make_state takes (host): the device memory a software backend's state points
+// at (ptxw::clc::scheduler owns one; the device-scope algorithms carve it from the caller's
+// temporary storage) and the launch it is for, whose grid passed grid_problem() (clc/launch.h).
+struct launch_plan
+{
+  unsigned long long* counters; // [0] the cursor, [1] injected failures; zeroed before each launch
+  ::cuda::std::uint32_t* claimed; // claims per unit (the table's claims_per_unit): one epoch per unit, none
+                          // equal to `epoch` before the launch
+  uint4* responses; // responses per unit, likewise
+  uint3 grid; // in blocks
+  uint3 cluster; // blocks per cluster
+  ::cuda::std::uint32_t epoch; // this launch; never 0
+  ::cuda::std::uint32_t spurious; // injected failures, of 2^32 requests
+  ::cuda::std::uint32_t seed;
+};
 
 // What a name that is no backend gets (after context's R10 error): nothing runs, nothing else fails.
 template <class Backend>
@@ -43,42 +64,34 @@ struct backend
 {
   struct state
   {};
+  static state make_state(const launch_plan&)
+  {
+    return {};
+  }
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
-  template <class Cast>
+  template <class Receivers>
   static constexpr bool supported = false;
-  template <class Cast>
+  template <class Receivers>
   __host__ __device__ static constexpr bool check_target()
   {
     return false;
   }
 };
 
-template <class Cast>
-inline constexpr bool is_cluster = ::ptxw::detail::is_same_v<Cast, cluster_t>;
-
-// The state a context carries for Backend: automatic_t prepares counter_t's, which the hardware ignores.
-template <class Backend>
-struct state_backend
-{
-  using type = Backend;
-};
-template <>
-struct state_backend<automatic_t>
-{
-  using type = counter_t;
-};
+template <class Receivers>
+inline constexpr bool is_cluster = ::ptxw::detail::is_same_v<Receivers, cluster_t>;
 
 // The CTAs a response goes to: this one, or every CTA of the cluster.
-template <class Cast>
+template <class Receivers>
 __device__ unsigned destinations()
 {
-  return is_cluster<Cast> ? cluster_size<Cast>() : 1u;
+  return is_cluster<Receivers> ? cluster_size<Receivers>() : 1u;
 }
 
-template <class Cast>
+template <class Receivers>
 __device__ unsigned destination_rank(unsigned i)
 {
-  return is_cluster<Cast> ? i : cluster_rank<Cast>();
+  return is_cluster<Receivers> ? i : cluster_rank<Receivers>();
 }
 
 // The same object in the shared memory of the cluster's CTA `rank` (a generic address).
@@ -89,8 +102,8 @@ __device__ T* in_cta(T* p, unsigned rank)
 }
 
 // R5: the submitting thread of each receiving CTA arms its barrier for the 16 response bytes.
-template <class Cast>
-__device__ void arm(slot_storage<Cast>& s)
+template <class Receivers>
+__device__ void arm(slot_storage<Receivers>& s)
 {
   s.bar.arrive_expect_tx(ptx::sem_relaxed, typename decltype(s.bar)::scope_type{}, tx_bytes{16});
 }
@@ -100,12 +113,12 @@ static __device__ const uint4 failure_in_global = {0u, 0u, 0u, 0u};
 
 // Puts the 16 bytes at `src` (global memory) into the slot of every receiving CTA through the async
 // proxy: one bulk copy per CTA, into its shared memory, completing the 16 bytes its barrier expects.
-template <class Cast>
-__device__ void bulk_deliver(slot_storage<Cast>& s, const uint4* src)
+template <class Receivers>
+__device__ void bulk_deliver(slot_storage<Receivers>& s, const uint4* src)
 {
-  for (unsigned i = 0; i < destinations<Cast>(); ++i)
+  for (unsigned i = 0; i < destinations<Receivers>(); ++i)
   {
-    const unsigned rank = destination_rank<Cast>(i);
+    const unsigned rank = destination_rank<Receivers>(i);
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, in_cta(&s.response, rank), src, 16u,
                        in_cta(s.bar.native_handle(), rank));
   }
@@ -114,8 +127,8 @@ __device__ void bulk_deliver(slot_storage<Cast>& s, const uint4* src)
 // Checked mode's answer to a request it refuses (R1, R4), for the backends whose response the
 // async proxy delivers: a failure response in every receiving CTA, completing the 16 bytes each
 // armed for, as a failed try_cancel would.
-template <class Cast>
-__device__ void deliver_failure(slot_storage<Cast>& s)
+template <class Receivers>
+__device__ void deliver_failure(slot_storage<Receivers>& s)
 {
 #if PTXW_CHECKED
   bulk_deliver(s, &failure_in_global);
@@ -127,14 +140,14 @@ __device__ void deliver_failure(slot_storage<Cast>& s)
 // For backends whose response the async proxy writes: the CTA-cast requester, or cluster rank 0,
 // orders the previous reads before the write (R4) and submits -- `submit_one()`, or the failure
 // checked mode asks for; every CTA arms its own barrier for the 16 bytes it receives (R5).
-template <class Cast, class Submit>
-__device__ void request_async(slot_storage<Cast>& s, bool submit, bool fail, Submit&& submit_one)
+template <class Receivers, class Submit>
+__device__ void request_async(slot_storage<Receivers>& s, bool submit, bool fail, Submit&& submit_one)
 {
   if (!submit)
   {
     return;
   }
-  if (!is_cluster<Cast> || cluster_rank<Cast>() == 0)
+  if (!is_cluster<Receivers> || cluster_rank<Receivers>() == 0)
   {
     ::ptxw::fence_before_slot_write();
     if (fail)
@@ -151,8 +164,8 @@ __device__ void request_async(slot_storage<Cast>& s, bool submit, bool fail, Sub
 
 // For backends whose response the async proxy writes: wait for the phase, read the 16 bytes once,
 // and release the slot to the async proxy before the response is used (R4).
-template <class Cast, class Wait>
-__device__ bool receive_async(slot_storage<Cast>& s, phase& ph, uint4& out, Wait& wait)
+template <class Receivers, class Wait>
+__device__ bool receive_async(slot_storage<Receivers>& s, phase& ph, uint4& out, Wait& wait)
 {
   if (!wait(s.bar, ph))
   {
@@ -176,14 +189,11 @@ struct software_decode
   }
 };
 
-// R9 for the software backends: sm_90 for mbarrier transaction counts and clusters.
-template <class Cast>
-inline constexpr bool software_supported = ::ptxw::detail::supports<90, 800, Cast>;
-
-template <class Cast>
-__host__ __device__ constexpr bool check_software_target()
+// R9 for the backends without a finer gate of their own: the table's first architecture.
+template <class Backend, class Receivers>
+__host__ __device__ constexpr bool check_table_target()
 {
-  constexpr bool ok = software_supported<Cast>;
+  constexpr bool ok = runs_here<Backend, Receivers>;
   static_assert(ok, PTXW_RULE(R9) "cluster launch control on Hopper (ptxw::clc::counter_t, emulated_t) needs "
                     "sm_90 or newer");
   return ok;

@@ -9,6 +9,7 @@
 //   before_wait    R6: a thread whose phase is not the slot's gets a failure at once
 //   timed_out      R5 (this CTA never armed the phase) or R6 (armed, never completed)
 //   report_launch  R14: a software backend launched on other than the prepared grid or a prefix
+//   check_prepared R14: a context the host prepared for another backend than the one that runs
 #pragma once
 
 #include <ptxw/checked.h>
@@ -29,21 +30,21 @@ enum class verdict
   drop // make no request at all
 };
 
-template <class Cast>
-__device__ ::cuda::std::uint32_t slot_address(const slot_storage<Cast>& s)
+template <class Receivers>
+__device__ ::cuda::std::uint32_t slot_address(const slot_storage<Receivers>& s)
 {
   return ::ptxw::detail::isa::smem_addr(&s);
 }
 
 // Leader thread, at open().
-template <class Cast>
-__device__ void checks_open(slot_storage<Cast>& s, unsigned readers, const checked::sink* sink)
+template <class Receivers>
+__device__ void checks_open(slot_storage<Receivers>& s, unsigned readers, const checked::sink* sink)
 {
 #if PTXW_CHECKED
-  s.checks = books{0u, 0u, 0u, readers, 0u};
-  if (::ptxw::detail::is_same_v<Cast, cta_t> && cluster_size<Cast>() > 1)
+  s.checks = slot_checks{0u, 0u, 0u, readers, 0u};
+  if (::ptxw::detail::is_same_v<Receivers, cta_t> && cluster_size<Receivers>() > 1)
   {
-    checked::report(sink, rule::one_submitter, slot_address(s), 0, cluster_size<Cast>());
+    checked::report(sink, rule::one_submitter, slot_address(s), 0, cluster_size<Receivers>());
   }
 #else
   (void) s, (void) readers, (void) sink;
@@ -51,11 +52,11 @@ __device__ void checks_open(slot_storage<Cast>& s, unsigned readers, const check
 }
 
 // The submitting thread of each CTA, for the request that fills phase k.
-template <class Cast>
-__device__ verdict before_request(slot_storage<Cast>& s, const phase& ph, const checked::sink* sink)
+template <class Receivers>
+__device__ verdict before_request(slot_storage<Receivers>& s, const phase& ph, const checked::sink* sink)
 {
 #if PTXW_CHECKED
-  books& b                      = s.checks;
+  slot_checks& b                      = s.checks;
   const ::cuda::std::uint32_t k = ph.count();
   if (atomicMax(&b.claimed, k + 1) >= k + 1)
   {
@@ -68,7 +69,7 @@ __device__ verdict before_request(slot_storage<Cast>& s, const phase& ph, const 
     return verdict::fail;
   }
   // Every reader of phase k - 1 released its read; a request made too early is reported and then
-  // waits them out. Each CTA checks its own books: other CTAs' shared memory may be gone.
+  // waits them out. Each CTA checks its own slot_checks: other CTAs' shared memory may be gone.
   const ::cuda::std::uint32_t expected = k * b.readers;
   const ::cuda::std::uint32_t released = atomicAdd(&b.released, 0u);
   if (released != expected)
@@ -88,8 +89,8 @@ __device__ verdict before_request(slot_storage<Cast>& s, const phase& ph, const 
 #endif
 }
 
-template <class Cast>
-__device__ void after_request(slot_storage<Cast>& s)
+template <class Receivers>
+__device__ void after_request(slot_storage<Receivers>& s)
 {
 #if PTXW_CHECKED
   atomicAdd(&s.checks.requests, 1u);
@@ -99,8 +100,8 @@ __device__ void after_request(slot_storage<Cast>& s)
 }
 
 // Requests that armed this CTA's barrier so far.
-template <class Cast>
-__device__ ::cuda::std::uint32_t requests_made(const slot_storage<Cast>& s)
+template <class Receivers>
+__device__ ::cuda::std::uint32_t requests_made(const slot_storage<Receivers>& s)
 {
 #if PTXW_CHECKED
   return *static_cast<volatile const ::cuda::std::uint32_t*>(&s.checks.requests);
@@ -111,8 +112,8 @@ __device__ ::cuda::std::uint32_t requests_made(const slot_storage<Cast>& s)
 }
 
 // False (after a report) if this thread's phase is behind (stale) or ahead of the slot's requests.
-template <class Cast>
-__device__ bool before_wait(const slot_storage<Cast>& s, const phase& ph, const checked::sink* sink)
+template <class Receivers>
+__device__ bool before_wait(const slot_storage<Receivers>& s, const phase& ph, const checked::sink* sink)
 {
 #if PTXW_CHECKED
   const ::cuda::std::uint32_t k = ph.count();
@@ -130,8 +131,8 @@ __device__ bool before_wait(const slot_storage<Cast>& s, const phase& ph, const 
 
 // A wait that did not complete in time: never armed for this phase (R5), or armed and never
 // completed (R6).
-template <class Cast>
-__device__ void timed_out(const slot_storage<Cast>& s, const phase& ph, const checked::sink* sink)
+template <class Receivers>
+__device__ void timed_out(const slot_storage<Receivers>& s, const phase& ph, const checked::sink* sink)
 {
 #if PTXW_CHECKED
   const ::cuda::std::uint32_t armed = requests_made(s);
@@ -143,8 +144,8 @@ __device__ void timed_out(const slot_storage<Cast>& s, const phase& ph, const ch
 
 // A reader is done with the response (R4). One shared-memory atomic per warp, not per thread: it
 // is the bulk of checked mode's cost.
-template <class Cast>
-__device__ void after_read(slot_storage<Cast>& s)
+template <class Receivers>
+__device__ void after_read(slot_storage<Receivers>& s)
 {
 #if PTXW_CHECKED
   const unsigned lanes = __activemask();
@@ -158,8 +159,8 @@ __device__ void after_read(slot_storage<Cast>& s)
 }
 
 // R14: the launch is not the prepared grid or a prefix of it (`grid`: the prepared grid's units).
-template <class Cast>
-__device__ void report_launch(const slot_storage<Cast>& s, unsigned long long grid, const checked::sink* sink)
+template <class Receivers>
+__device__ void report_launch(const slot_storage<Receivers>& s, unsigned long long grid, const checked::sink* sink)
 {
 #if PTXW_CHECKED
   checked::report(sink, rule::prepared_launch, slot_address(s), 0, static_cast<::cuda::std::uint32_t>(grid));
@@ -168,9 +169,28 @@ __device__ void report_launch(const slot_storage<Cast>& s, unsigned long long gr
 #endif
 }
 
+// R14: the host launched for `prepared` (chosen by the architecture; automatic: it chose none) and
+// `runs` runs the requests -- under PTX JIT, or a context prepared for another kernel. Reported
+// once, by the grid's first thread.
+template <class Receivers>
+__device__ void check_prepared(const slot_storage<Receivers>& s, backend_id prepared, backend_id runs,
+                               const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  if (prepared != backend_id::automatic && prepared != runs && blockIdx.x == 0 && blockIdx.y == 0
+      && blockIdx.z == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+  {
+    checked::report(sink, rule::prepared_launch, slot_address(s), 0, static_cast<::cuda::std::uint32_t>(prepared),
+                    " (a context prepared for another backend; detail: the id it was prepared for)");
+  }
+#else
+  (void) s, (void) prepared, (void) runs, (void) sink;
+#endif
+}
+
 // This CTA observed a failure: from now on it must not request (R1).
-template <class Cast>
-__device__ void note_failure(slot_storage<Cast>& s)
+template <class Receivers>
+__device__ void note_failure(slot_storage<Receivers>& s)
 {
 #if PTXW_CHECKED
   atomicExch(&s.checks.failed, 1u);

@@ -39,17 +39,32 @@ struct backend<emulated_t> : software_decode
     ::cuda::std::uint32_t spurious_threshold; // a request fails spuriously when hash < this (of 2^32)
     ::cuda::std::uint32_t seed;
   };
+  static state make_state(const launch_plan& p)
+  {
+    return {p.claimed, p.responses, p.counters, p.counters + 1, p.grid, p.cluster, p.epoch, p.spurious, p.seed};
+  }
 
-  template <class Cast>
-  static constexpr bool supported = software_supported<Cast>;
+  template <class Receivers>
+  static constexpr bool supported = runs_here<emulated_t, Receivers>;
 
   // One arrival completes a phase, with the 16 transaction bytes it expects (R5).
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
 
-  template <class Cast>
+  template <class Receivers>
   __host__ __device__ static constexpr bool check_target()
   {
-    return check_software_target<Cast>();
+    return check_table_target<emulated_t, Receivers>();
+  }
+
+  static __device__ uint3 grid(const state& st)
+  {
+    return st.grid;
+  }
+
+  // Every CTA that starts runs its own block first (the others were canceled).
+  static __device__ bool owns_block()
+  {
+    return true;
   }
 
   static __device__ uint3 clusters(const state& st)
@@ -60,26 +75,26 @@ struct backend<emulated_t> : software_decode
   // Collective. Every CTA of the cluster has started (and initialised its slot) before rank 0
   // writes into their shared memory: distributed shared memory of a CTA that has not started yet
   // must not be touched. A CTA whose cluster lies outside the prepared grid does not run (R14).
-  template <class Cast>
-  static __device__ bool start(slot_storage<Cast>& s, const state& st, const checked::sink* sink)
+  template <class Receivers>
+  static __device__ bool start(slot_storage<Receivers>& s, const state& st, const checked::sink* sink)
   {
     const bool leader  = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-    const bool one_cta = cluster_size<Cast>() == 1;
-    const uint3 own    = cluster_idx<Cast>();
+    const bool one_cta = cluster_size<Receivers>() == 1;
+    const uint3 own    = cluster_idx<Receivers>();
     const uint3 grid   = clusters(st);
     const bool inside  = own.x < grid.x && own.y < grid.y && own.z < grid.z;
     if (!one_cta)
     {
       cluster_sync();
     }
-    if (leader && cluster_rank<Cast>() == 0)
+    if (leader && cluster_rank<Receivers>() == 0)
     {
       if (!inside)
       {
         report_launch(s, volume(grid), sink);
       }
       const ::cuda::std::uint32_t mine = inside && claim(st, linear(own, grid)) ? 1u : 0u;
-      for (unsigned r = 0; r < cluster_size<Cast>(); ++r)
+      for (unsigned r = 0; r < cluster_size<Receivers>(); ++r)
       {
         *static_cast<volatile ::cuda::std::uint32_t*>(in_cta(&s.started, r)) = mine;
       }
@@ -96,14 +111,14 @@ struct backend<emulated_t> : software_decode
   }
 
   // The next candidate's response, through the async proxy (request_async: fence, arm).
-  template <class Cast>
-  __device__ void request(slot_storage<Cast>& s, const state& st, bool submit, bool fail)
+  template <class Receivers>
+  __device__ void request(slot_storage<Receivers>& s, const state& st, bool submit, bool fail)
   {
     request_async(s, submit, fail, [&] { deliver(s, st, steal(st)); });
   }
 
-  template <class Cast, class Wait>
-  __device__ bool receive(slot_storage<Cast>& s, const state&, phase& ph, uint4& out, Wait&& wait)
+  template <class Receivers, class Wait>
+  __device__ bool receive(slot_storage<Receivers>& s, const state&, phase& ph, uint4& out, Wait&& wait)
   {
     return receive_async(s, ph, out, wait);
   }
@@ -151,15 +166,15 @@ private:
   }
 
   // Puts the response for cluster c (or a failure) into the slot of every receiving CTA.
-  template <class Cast>
-  static __device__ void deliver(slot_storage<Cast>& s, const state& st, ::cuda::std::uint32_t c)
+  template <class Receivers>
+  static __device__ void deliver(slot_storage<Receivers>& s, const state& st, ::cuda::std::uint32_t c)
   {
     const uint4* src = &failure_in_global;
     if (c != no_cluster)
     {
       const uint3 first = unlinear(c, clusters(st));
       st.responses[c] = canceled_response({first.x * st.cluster.x, first.y * st.cluster.y, first.z * st.cluster.z});
-      ::ptxw::fence_proxy_async(::ptxw::detail::dependent_t<ptx::space_global_t, Cast>{}); // the store, for the copy
+      ::ptxw::fence_proxy_async(::ptxw::detail::dependent_t<ptx::space_global_t, Receivers>{}); // the store, for the copy
       src = &st.responses[c];
     }
     bulk_deliver(s, src);

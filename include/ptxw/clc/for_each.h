@@ -62,54 +62,57 @@ __device__ bool rank_covers_grid(const clc::context<Backend>& ctx)
 #endif
 }
 
-template <int Rank, class Cast, class Backend, class Prologue, class F>
-__device__ void for_each_canceled(clc::slot<Cast>& slot, const clc::context<Backend>& ctx, Prologue& prologue, F& f)
+template <int Rank, class Receivers, class Backend, class Prologue, class F>
+__device__ void for_each_canceled(clc::slot<Receivers>& slot, const clc::context<Backend>& ctx, Prologue& prologue, F& f)
 {
-  using impl = clc::detail::backend<clc::detail::resolve_t<Backend>>;
-  if constexpr (is_same_v<clc::detail::resolve_t<Backend>, clc::counter_t>)
+  using runs = clc::detail::resolve_t<Backend>;
+  using impl = clc::detail::backend<runs>;
+  if constexpr (clc::detail::row_of<runs>::value().own_loop)
   {
-    // counter_t's own loop: one barrier per block, no mbarrier, no phase (ptxw/clc/counter.h).
-    if constexpr (impl::template check_target<Cast>())
+    if constexpr (impl::template check_target<Receivers>())
     {
       const bool whole = !rank_covers_grid<Rank>(ctx);
       impl backend;
+      clc::detail::check_prepared(slot.storage_, ctx.prepared, clc::detail::id_of<runs>, ctx.sink);
       backend.start(slot.storage_, ctx.state, ctx.sink);
       backend.for_each(slot.storage_, ctx.state, prologue, [&](uint3 block) {
         f(block_of_rank<Rank>(block, whole));
       });
     }
-    return;
   }
-  auto clc = clc::open(slot, ctx);
-  if constexpr (impl::template supported<Cast>)
+  else
   {
-    const bool whole = !rank_covers_grid<Rank>(ctx);
-    if (!clc.started())
+    auto clc = clc::open(slot, ctx);
+    if constexpr (impl::template supported<Receivers>)
     {
-      return;
-    }
-    prologue();
-    uint3 block = blockIdx;
-    while (true)
-    {
-      // Every thread read the last response (R4) and the barrier's init is visible (R7); for
-      // clusters also: every CTA of the cluster is running (R8).
-      if constexpr (is_same_v<Cast, clc::cluster_t>)
+      const bool whole = !rank_covers_grid<Rank>(ctx);
+      if (!clc.started())
       {
-        ptx::barrier_cluster_arrive();
-        ptx::barrier_cluster_wait();
+        return;
       }
-      else
+      prologue();
+      uint3 block = blockIdx;
+      while (true)
       {
-        __syncthreads();
-      }
-      clc.request(clc.elect());
-      f(block_of_rank<Rank>(block, whole));
-      if (!clc.wait().decode([&](auto canceled) {
-            block = canceled.ctaid();
-          }))
-      {
-        break;
+        // Every thread read the last response (R4) and the barrier's init is visible (R7); for
+        // clusters also: every CTA of the cluster is running (R8).
+        if constexpr (is_same_v<Receivers, clc::cluster_t>)
+        {
+          ptx::barrier_cluster_arrive();
+          ptx::barrier_cluster_wait();
+        }
+        else
+        {
+          __syncthreads();
+        }
+        clc.request(clc.elect());
+        f(block_of_rank<Rank>(block, whole));
+        if (!clc.wait().decode([&](auto canceled) {
+              block = canceled.ctaid();
+            }))
+        {
+          break;
+        }
       }
     }
   }

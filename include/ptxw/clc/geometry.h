@@ -18,38 +18,38 @@ __host__ __device__ constexpr uint3 to_uint3(dim3 d)
 
 // The sm_90 cluster builtins (which the compiler can hoist, unlike inline-asm special-register
 // reads). Templates, like everything that needs sm_90, so that including this compiles anywhere.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ unsigned cluster_size()
 {
   return __clusterSizeInBlocks();
 }
 
-template <class Dep = void>
+template <class Deferred = void>
 __device__ unsigned cluster_rank()
 {
   return __clusterRelativeBlockRank();
 }
 
-template <class Dep = void>
+template <class Deferred = void>
 __device__ uint3 cluster_ctaid()
 {
   return to_uint3(__clusterRelativeBlockIdx());
 }
 
-template <class Dep = void>
+template <class Deferred = void>
 __device__ uint3 cluster_dims()
 {
   return to_uint3(__clusterDim());
 }
 
 // The launch, in clusters, and this CTA's cluster in it.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ uint3 grid_clusters()
 {
   return to_uint3(__clusterGridDimInClusters());
 }
 
-template <class Dep = void>
+template <class Deferred = void>
 __device__ uint3 cluster_idx()
 {
   return to_uint3(__clusterIdx());

@@ -54,37 +54,35 @@
 PTXW_NAMESPACE_BEGIN
 namespace clc {
 // The kernel parameter that carries everything a request needs beyond the slot: the backend's
-// state for this launch (from ptxw::clc::scheduler::prepare; empty for the hardware) and where
-// checked mode reports (ptxw::checked::diagnostics::device_sink(); null: print and trap).
+// state for this launch (from ptxw::clc::scheduler::prepare; empty for the hardware), the backend
+// the host launched for, and where checked mode reports (ptxw::checked::diagnostics::device_sink();
+// null: print and trap).
 template <class Backend = automatic_t>
 struct context
 {
   static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend is ptxw::clc::automatic_t, "
-                                             "hardware_t, emulated_t or counter_t");
-  typename detail::backend<typename detail::state_backend<Backend>::type>::state state;
+                                             "hardware_t, emulated_t, counter_t or one with a PTXW_CLC_BACKEND row");
+  typename detail::backend<detail::state_backend_t<Backend>>::state state;
+  // The backend the host chose by the architecture and launched for; automatic where it chose none
+  // (a launch of the whole grid, which every backend handles). Checked mode: R14 where another runs.
+  backend_id prepared;
   const checked::sink* sink;
 
   // The grid whose block indices are handed out, in blocks: gridDim on hardware; with the
-  // software backends the prepared grid, of which a persistent launch (counter_t) is a prefix.
+  // software backends the prepared grid, of which a resident-prefix launch (counter_t) is a prefix.
   __device__ dim3 grid() const
   {
-    if constexpr (::ptxw::detail::is_same_v<detail::resolve_t<Backend>, hardware_t>)
-    {
-      return gridDim;
-    }
-    else
-    {
-      return dim3(state.grid.x, state.grid.y, state.grid.z);
-    }
+    const uint3 g = detail::backend<detail::resolve_t<Backend>>::grid(state);
+    return dim3(g.x, g.y, g.z);
   }
 };
 
-template <class Cast, class Backend>
+template <class Receivers, class Backend>
 class handle;
 
 // Defined at the end of this file.
-template <class Cast, class Backend>
-__device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx,
+template <class Receivers, class Backend>
+__device__ handle<Receivers, Backend> open(slot<Receivers>& s, const context<Backend>& ctx,
                                       unsigned readers = blockDim.x * blockDim.y * blockDim.z);
 
 // The CTA's one submitter (R3): one lane of its first warp, chosen by elect.sync. Made only by
@@ -119,21 +117,21 @@ public:
 
 // One thread's end of cluster launch control: the slot, this thread's phase of its barrier, the
 // backend's per-thread part and the context. Made by open(); never copied (it owns a ptxw::phase).
-template <class Cast, class Backend>
+template <class Receivers, class Backend>
 class handle
 {
 public:
   using backend_type = Backend;
-  using cast_type    = Cast;
+  using cast_type    = Receivers;
   using backend_impl = detail::backend<detail::resolve_t<Backend>>;
 
 private:
-  using storage   = detail::slot_storage<Cast>;
+  using storage   = detail::slot_storage<Receivers>;
   using bar_scope = typename decltype(storage::bar)::scope_type;
 
   // Whether the backend runs on this target: the methods compile to nothing where it does not,
   // so that a wrong target makes one error, open()'s R9.
-  static constexpr bool target_ok = backend_impl::template supported<Cast>;
+  static constexpr bool target_ok = backend_impl::template supported<Receivers>;
 
   storage* slot_;
   context<Backend> ctx_;
@@ -141,12 +139,12 @@ private:
   backend_impl backend_;
   bool started_ = true;
 
-  template <class C, class H>
+  template <class R, class H>
   friend class response;
   template <class C, class B>
   friend __device__ handle<C, B> open(slot<C>&, const context<B>&, unsigned);
 
-  __device__ handle(slot<Cast>& user_slot, const context<Backend>& ctx, bool leader, unsigned readers)
+  __device__ handle(slot<Receivers>& user_slot, const context<Backend>& ctx, bool leader, unsigned readers)
       : slot_(&user_slot.storage_)
       , ctx_(ctx)
   {
@@ -156,11 +154,12 @@ private:
       if (leader)
       {
         s.bar.init(arrivals{backend_impl::arrivals_per_phase});
-        if constexpr (detail::is_cluster<Cast>)
+        if constexpr (detail::is_cluster<Receivers>)
         {
           ::ptxw::fence_after_mbarrier_init();
         }
         detail::checks_open(s, readers, ctx.sink);
+        detail::check_prepared(s, ctx.prepared, detail::id_of<detail::resolve_t<Backend>>, ctx.sink);
       }
       started_ = backend_.start(s, ctx.state, ctx.sink);
     }
@@ -196,14 +195,7 @@ public:
   // Whether this CTA's own blockIdx is its first block (false only after an R14 report).
   __device__ bool owns_block() const noexcept
   {
-    if constexpr (::ptxw::detail::is_same_v<detail::resolve_t<Backend>, counter_t>)
-    {
-      return backend_.owns_block();
-    }
-    else
-    {
-      return true;
-    }
+    return backend_.owns_block();
   }
 
   // The CTA's one submitter (R3): one lane of its first warp. Call it from all threads, or from
@@ -213,7 +205,7 @@ public:
     const bool first_warp = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
     if constexpr (target_ok) // else open()'s R9 is the one error
     {
-      return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Cast>()));
+      return submitter(submitter::by_election{}, first_warp, first_warp && static_cast<bool>(elect_one<Receivers>()));
     }
     else
     {
@@ -256,7 +248,7 @@ public:
 
   // Waits for the slot's current phase, reads the response once and, where the async proxy wrote
   // it, releases the slot (fence_after_slot_read) before returning it. Every reader calls it.
-  [[nodiscard]] __device__ response<Cast, handle> wait()
+  [[nodiscard]] __device__ response<Receivers, handle> wait()
   {
     uint4 raw = detail::failure_response();
     if constexpr (target_ok)
@@ -276,7 +268,7 @@ public:
         }
       }
     }
-    return response<Cast, handle>(raw, this);
+    return response<Receivers, handle>(raw, this);
   }
 };
 
@@ -286,12 +278,12 @@ public:
 // synchronises the CTA or cluster to share the outcome; the others do not synchronise: the
 // barrier that precedes every request publishes the init). `readers`: threads that call wait()
 // per response.
-template <class Cast, class Backend>
-__device__ handle<Cast, Backend> open(slot<Cast>& s, const context<Backend>& ctx, unsigned readers)
+template <class Receivers, class Backend>
+__device__ handle<Receivers, Backend> open(slot<Receivers>& s, const context<Backend>& ctx, unsigned readers)
 {
   const bool leader = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-  (void) handle<Cast, Backend>::backend_impl::template check_target<Cast>();
-  return handle<Cast, Backend>(s, ctx, leader, readers);
+  (void) handle<Receivers, Backend>::backend_impl::template check_target<Receivers>();
+  return handle<Receivers, Backend>(s, ctx, leader, readers);
 }
 
 } // namespace clc

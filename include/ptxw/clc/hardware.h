@@ -20,23 +20,27 @@ struct backend<hardware_t>
 {
   struct state
   {}; // the GPU schedules: nothing to prepare (an automatic_t context carries counter_t's, unused here)
+  static state make_state(const launch_plan&)
+  {
+    return {};
+  }
 
   // R9: try_cancel from sm_100 on; the multicast form only on arch- or family-specific targets.
-  template <class Cast>
-  static constexpr bool supported = ::ptxw::detail::supports<100, 860, Cast>
-                                 && (!::ptxw::detail::is_same_v<Cast, cluster_t> || !target::device_pass
+  template <class Receivers>
+  static constexpr bool supported = runs_here<hardware_t, Receivers>
+                                 && (!::ptxw::detail::is_same_v<Receivers, cluster_t> || !target::device_pass
                                      || target::family_specific);
 
   // One arrival completes a phase, with the 16 transaction bytes it expects (R5).
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
 
-  template <class Cast>
+  template <class Receivers>
   __host__ __device__ static constexpr bool check_target()
   {
-    constexpr bool sm100 = ::ptxw::detail::supports<100, 860, Cast>;
+    constexpr bool sm100 = runs_here<hardware_t, Receivers>;
     static_assert(sm100, PTXW_RULE(R9) "clusterlaunchcontrol.try_cancel needs sm_100 or newer; below it use "
                          "ptxw::clc::context<ptxw::clc::automatic_t> (the default: counter_t there) or <emulated_t>");
-    constexpr bool multicast_ok = !::ptxw::detail::is_same_v<Cast, cluster_t> || !target::device_pass
+    constexpr bool multicast_ok = !::ptxw::detail::is_same_v<Receivers, cluster_t> || !target::device_pass
                                || target::family_specific;
     static_assert(!sm100 || multicast_ok,
                   PTXW_RULE(R9) "clusterlaunchcontrol.try_cancel.multicast::cluster::all needs an arch- or "
@@ -44,22 +48,32 @@ struct backend<hardware_t>
                   "it on sm_100, sm_103, sm_110, sm_120 and sm_121; there, use ptxw::clc::context<ptxw::clc::counter_t>. "
                   "(nvcc 13's -arch=sm_100a also compiles plain compute_100 PTX: use -gencode "
                   "arch=compute_100a,code=sm_100a, or CMake CUDA_ARCHITECTURES 100a)");
-    return supported<Cast>;
+    return supported<Receivers>;
   }
 
-  // Every launched CTA runs: the GPU never starts a canceled one.
-  template <class Cast, class State>
-  static __device__ bool start(slot_storage<Cast>&, const State&, const checked::sink*)
+  // The launch is the grid; every launched CTA runs (the GPU never starts a canceled one), its own
+  // block first.
+  template <class State>
+  static __device__ uint3 grid(const State&)
+  {
+    return {gridDim.x, gridDim.y, gridDim.z};
+  }
+  template <class Receivers, class State>
+  static __device__ bool start(slot_storage<Receivers>&, const State&, const checked::sink*)
+  {
+    return true;
+  }
+  static __device__ bool owns_block()
   {
     return true;
   }
 
   // try_cancel, or its multicast form for a cluster (request_async: fence, arm).
-  template <class Cast, class State>
-  __device__ void request(slot_storage<Cast>& s, const State&, bool submit, bool fail)
+  template <class Receivers, class State>
+  __device__ void request(slot_storage<Receivers>& s, const State&, bool submit, bool fail)
   {
     request_async(s, submit, fail, [&] {
-      if constexpr (is_cluster<Cast>)
+      if constexpr (is_cluster<Receivers>)
       {
         ::ptxw::detail::isa::try_cancel_multicast(::ptxw::detail::isa::smem_addr(&s.response), s.bar.smem_addr());
       }
@@ -70,8 +84,8 @@ struct backend<hardware_t>
     });
   }
 
-  template <class Cast, class State, class Wait>
-  __device__ bool receive(slot_storage<Cast>& s, const State&, phase& ph, uint4& out, Wait&& wait)
+  template <class Receivers, class State, class Wait>
+  __device__ bool receive(slot_storage<Receivers>& s, const State&, phase& ph, uint4& out, Wait&& wait)
   {
     return receive_async(s, ph, out, wait);
   }

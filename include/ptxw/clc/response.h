@@ -12,7 +12,7 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {
-template <class Cast, class Backend>
+template <class Receivers, class Backend>
 class handle;
 
 // A handle after its CTA observed a failed response (R1): what is left is waiting, not requesting.
@@ -41,12 +41,12 @@ public:
 
 // The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
 // the caller to run. It exists only inside the success callback of response::decode (R2).
-template <class Cast>
+template <class Receivers>
 class canceled_block
 {
   uint3 first_;
 
-  template <class C, class H>
+  template <class R, class H>
   friend class response;
 
   struct by_decode
@@ -55,7 +55,7 @@ class canceled_block
       : first_(first)
   {}
 
-  static constexpr bool is_cluster = detail::is_cluster<Cast>;
+  static constexpr bool is_cluster = detail::is_cluster<Receivers>;
 
 public:
   // Only decode() makes one, from a successful response: anything else would be a made-up index.
@@ -77,7 +77,7 @@ public:
   {
     if constexpr (is_cluster)
     {
-      const uint3 c = detail::cluster_ctaid<Cast>();
+      const uint3 c = detail::cluster_ctaid<Receivers>();
       return {first_.x + c.x, first_.y + c.y, first_.z + c.z};
     }
     else
@@ -100,7 +100,7 @@ public:
 };
 
 // One observed response, by value (already read and released by wait()).
-template <class Cast, class Handle>
+template <class Receivers, class Handle>
 class response
 {
   using decoder = typename Handle::backend_impl;
@@ -130,7 +130,7 @@ public:
   {
     if (is_canceled())
     {
-      on_canceled(canceled_block<Cast>(typename canceled_block<Cast>::by_decode{}, decoder::first(raw_)));
+      on_canceled(canceled_block<Receivers>(typename canceled_block<Receivers>::by_decode{}, decoder::first(raw_)));
       return true;
     }
     detail::note_failure(*handle_->slot_);

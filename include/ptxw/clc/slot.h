@@ -1,12 +1,14 @@
-// ptxw/clc/slot.h: the vocabulary of cluster launch control -- who receives a response (cta_t,
-// cluster_t), who answers requests (the backends), and the shared-memory slot a response lands in.
+// ptxw/clc/slot.h: who receives a cluster launch control response (cta_t, cluster_t) and the
+// shared-memory slot it lands in. Who answers requests: ptxw/clc/backends.h.
 #pragma once
 
+#include <ptxw/clc/backends.h>
+#include <ptxw/detail/claim.h>
 #include <ptxw/mbarrier/barrier.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {
-template <class Cast>
+template <class Receivers>
 class slot;
 template <class Backend>
 struct context;
@@ -14,8 +16,8 @@ struct context;
 
 namespace detail {
 // ptxw/clc/for_each.h's loop, which runs a backend's own loop where it has one.
-template <int Rank, class Cast, class Backend, class Prologue, class F>
-__device__ void for_each_canceled(clc::slot<Cast>&, const clc::context<Backend>&, Prologue&, F&);
+template <int Rank, class Receivers, class Backend, class Prologue, class F>
+__device__ void for_each_canceled(clc::slot<Receivers>&, const clc::context<Backend>&, Prologue&, F&);
 } // namespace detail
 
 namespace clc {
@@ -26,41 +28,10 @@ struct cta_t
 struct cluster_t
 {};
 
-// Who answers requests (one file each in ptxw/clc/):
-//   hardware_t  the GPU: clusterlaunchcontrol.try_cancel (sm_100 and newer);
-//   emulated_t  the faithful emulation: a response delivered through the async proxy, as the
-//               hardware does, with fault injection (sm_90 and newer);
-//   counter_t   Hopper's fast scheduler: one global counter, no async proxy (sm_90 and newer);
-//   automatic_t the hardware where the target has cluster launch control, counter_t below.
-struct hardware_t
-{};
-struct emulated_t
-{};
-struct counter_t
-{};
-struct automatic_t
-{};
-
 namespace detail {
-template <class Backend>
-inline constexpr bool is_backend = ::ptxw::detail::is_one_of<Backend, hardware_t, emulated_t, counter_t, automatic_t>;
-
-// The backend a device pass runs for Backend (the host pass sees counter_t for automatic_t).
-template <class Backend>
-struct resolve
-{
-  using type = Backend;
-};
-template <>
-struct resolve<automatic_t>
-  : ::ptxw::detail::conditional<target::device_pass && target::sm >= 100, hardware_t, counter_t>
-{};
-template <class Backend>
-using resolve_t = typename resolve<Backend>::type;
-
 // Checked-mode bookkeeping of one CTA's slot (ptxw/clc/checks.h). Counts, not flags, so that a
 // check can tell which phase a thread or a request belongs to.
-struct books
+struct slot_checks
 {
   ::cuda::std::uint32_t claimed; // phases a request() has claimed, plus one: R3 sees a second claim
   ::cuda::std::uint32_t requests; // request() calls that armed this CTA's barrier: R5, R6
@@ -69,31 +40,30 @@ struct books
   ::cuda::std::uint32_t failed; // a failure was decoded in this CTA: R1
 };
 
-template <class Cast>
-using barrier_for = mbarrier<typename ::ptxw::detail::conditional<::ptxw::detail::is_same_v<Cast, cluster_t>,
+template <class Receivers>
+using barrier_for = mbarrier<typename ::ptxw::detail::conditional<::ptxw::detail::is_same_v<Receivers, cluster_t>,
                                                                  ptx::scope_cluster_t, ptx::scope_cta_t>::type>;
 
-// counter_t's batch: indices taken from the counter and not handed out yet, and the pace of the
-// requests that sizes the next batch.
+// counter_t's batch, through the typed API: indices claimed from the counter and not handed out
+// yet, and the pace of the requests that sizes the next claim.
 struct batch_state
 {
   ::cuda::std::uint32_t left; // indices still to hand out
   ::cuda::std::uint32_t next; // the next of them
-  ::cuda::std::uint32_t last_request; // clock of the last request
-  ::cuda::std::uint32_t mean_interval; // average cycles between requests
+  ::ptxw::detail::claim::pace pace;
 };
 
 // What a slot holds. Backends and the handle work on it; users only declare the slot.
-template <class Cast>
+template <class Receivers>
 struct slot_storage
 {
   alignas(16) uint4 response; // written by the backend (for hardware_t and emulated_t: the async proxy)
-  barrier_for<Cast> bar; // completes when the response has landed
+  barrier_for<Receivers> bar; // completes when the response has landed
   ::cuda::std::uint32_t started; // emulated_t: this CTA's cluster ran for itself
   batch_state batch; // counter_t, through the typed API (whose submitting lane may change)
-  alignas(16) uint4 second_response; // counter_t's for_each loop: the other of two alternating buffers
+  ::ptxw::detail::claim::handover<uint4> ranges; // counter_t's for_each loop
 #if PTXW_CHECKED
-  books checks;
+  slot_checks checks;
 #endif
 };
 } // namespace detail
@@ -101,13 +71,13 @@ struct slot_storage
 // The shared-memory end of cluster launch control: the 16-byte response and the mbarrier that
 // completes when it has landed. Declare it __shared__ and pass it to open(); its contents are
 // reachable only through the handle open() returns, whose wait() is the one way to a response (R4).
-template <class Cast>
+template <class Receivers>
 class slot
 {
-  static_assert(::ptxw::detail::is_one_of<Cast, cta_t, cluster_t>,
+  static_assert(::ptxw::detail::is_one_of<Receivers, cta_t, cluster_t>,
                 PTXW_RULE(R10) "a response goes to ptxw::clc::cta_t (the requesting CTA) or "
                 "ptxw::clc::cluster_t (every CTA of the cluster)");
-  detail::slot_storage<Cast> storage_;
+  detail::slot_storage<Receivers> storage_;
 
   template <class C, class B>
   friend class handle;

@@ -11,7 +11,10 @@
 // is the closest equivalent: a resource is anything with CCCL's asynchronous-resource interface,
 // allocate_async(bytes, alignment, cuda::stream_ref) and deallocate_async(ptr, bytes, alignment,
 // cuda::stream_ref), so CCCL's own resources plug in where enabled; tuning is the selector, a template
-// argument as in the two-phase form. A resource that throws is a cudaErrorMemoryAllocation.
+// argument as in the two-phase form. A resource that throws, or returns null, is a
+// cudaErrorMemoryAllocation; ptxw's own resource returns null and never throws, so the device-scope
+// algorithms build without exceptions (-fno-exceptions) and never throw (tests/runtime: the device
+// tests are built so).
 #pragma once
 
 #include <ptxw/config.h>
@@ -22,21 +25,17 @@
 
 #include <cstddef>
 #include <exception>
-#include <new>
 
 PTXW_NAMESPACE_BEGIN
 namespace device {
-// Stream-ordered allocation from the device's default memory pool (cudaMallocAsync).
+// Stream-ordered allocation from the device's default memory pool (cudaMallocAsync); null where it
+// fails.
 struct stream_ordered_resource
 {
   void* allocate_async(std::size_t bytes, std::size_t /* alignment: 256 from the pool */, ::cuda::stream_ref stream)
   {
     void* p = nullptr;
-    if (cudaMallocAsync(&p, bytes, stream.get()) != cudaSuccess)
-    {
-      throw std::bad_alloc();
-    }
-    return p;
+    return cudaMallocAsync(&p, bytes, stream.get()) == cudaSuccess ? p : nullptr;
   }
   void deallocate_async(void* p, std::size_t, std::size_t, ::cuda::stream_ref stream)
   {
@@ -67,11 +66,19 @@ cudaError_t with_temp_storage(env<Resource>& e, Algorithm&& algorithm)
     return err;
   }
   void* temp = nullptr;
+#if defined(__cpp_exceptions)
   try
   {
     temp = e.resource.allocate_async(bytes, alignof(std::max_align_t), ::cuda::stream_ref(e.stream));
   }
   catch (const std::exception&)
+  {
+    return cudaErrorMemoryAllocation;
+  }
+#else
+  temp = e.resource.allocate_async(bytes, alignof(std::max_align_t), ::cuda::stream_ref(e.stream));
+#endif
+  if (temp == nullptr)
   {
     return cudaErrorMemoryAllocation;
   }

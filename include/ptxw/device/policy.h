@@ -5,14 +5,14 @@
 //   {
 //     constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability cc) const
 //     {
-//       return cc.major() >= 10 ? ptxw::device::for_each_policy{512, 16, 1, ptxw::device::scheduler::hardware}
-//                               : ptxw::device::for_each_policy{256, 32, 1, ptxw::device::scheduler::counter};
+//       return cc.major() >= 10 ? ptxw::device::for_each_policy{512, 16, 1, ptxw::clc::backend_id::hardware}
+//                               : ptxw::device::for_each_policy{256, 32, 1, ptxw::clc::backend_id::counter};
 //     }
 //   };
 //   ptxw::device::for_each_canceled<my_selector>(d_temp, bytes, n, op, stream);
 //
-// A selector maps the compute capability of the cubin that runs (cudaFuncAttributes::binaryVersion,
-// as CUB's PtxVersion) to a policy. It is evaluated at compile time for every architecture of the
+// A selector maps the compute capability the running code was compiled for
+// (cudaFuncAttributes::ptxVersion, as CUB's PtxVersion; __CUDA_ARCH__ on the device) to a policy. It is evaluated at compile time for every architecture of the
 // build (__CUDA_ARCH_LIST__), and each algorithm instantiates one kernel per distinct policy among
 // them: architectures whose policies are equal share a kernel (CUB's idea, without its
 // ChainedPolicy; this is the shape of CCCL's newer policy selectors, `constexpr Policy
@@ -21,7 +21,7 @@
 // The default values and the runs that chose them: docs/device.md.
 #pragma once
 
-#include <ptxw/host/clc.h>
+#include <ptxw/clc/launch.h>
 #include <ptxw/device/temp_storage.h>
 
 #include <atomic>
@@ -43,30 +43,31 @@ struct compute_capability
   }
 };
 
-// Which ptxw::clc backend steals the blocks (ptxw/clc/slot.h): automatic is the hardware's cluster
-// launch control on sm_100 and newer and counter on sm_90; emulated is the faithful emulation.
-enum class scheduler
+// Who claims for_each_canceled's indices. warps: every warp of a resident grid on its own, rows of
+// 32 indices from one cursor, first `rounds` rows of its own (device/for_each_warps.h); cluster,
+// backend and shared_rounds do not apply. tiles: CTAs of block_threads threads steal tiles of
+// block_threads * rounds indices by cluster launch control, cluster CTAs at a time (1: no
+// clusters); inside a tile each thread walks its own indices of the first rounds - shared_rounds
+// rounds, and the last shared_rounds go to whichever thread of the CTA is free first. rounds is
+// the most a tile has: tiles come in whole waves of the CTAs that fit at once, with the indices
+// shared out evenly, and shared_rounds shrinks in proportion, rounded down (device/for_each_tiles.h).
+enum class for_each_claims
 {
-  automatic,
-  counter,
-  emulated,
-  hardware
+  tiles,
+  warps
 };
 
-// for_each_canceled: CTAs of block_threads threads take tiles of block_threads * rounds indices by
-// work stealing, cluster CTAs at a time (1: no clusters); inside a tile each thread walks its own
-// indices of the first rounds - shared_rounds rounds, and the last shared_rounds go to whichever
-// thread of the CTA is free first, so that a thread held up by slow indices leaves its share of
-// the tile's end to the others. rounds is the most a tile has: tiles come in whole waves of the CTAs that fit at
-// once, with the indices shared out evenly, and shared_rounds shrinks in proportion, rounded down
-// (for_each_canceled.h).
+// backend: who hands the tiles out (ptxw/clc/backends.h): automatic is the hardware's cluster
+// launch control for code compiled for sm_100 and newer and counter_t below; emulated the faithful
+// emulation.
 struct for_each_policy
 {
   int block_threads;
   int rounds;
   int cluster;
-  scheduler backend;
-  int shared_rounds = 0;
+  clc::backend_id backend;
+  int shared_rounds      = 0;
+  for_each_claims claims = for_each_claims::tiles;
 };
 
 // reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
@@ -89,7 +90,7 @@ struct drain_policy
 constexpr bool operator==(const for_each_policy& a, const for_each_policy& b)
 {
   return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend
-      && a.shared_rounds == b.shared_rounds;
+      && a.shared_rounds == b.shared_rounds && a.claims == b.claims;
 }
 constexpr bool operator==(const reduce_policy& a, const reduce_policy& b)
 {
@@ -106,7 +107,7 @@ struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {512, 64, 1, scheduler::automatic, 16};
+    return {512, 64, 1, clc::backend_id::automatic, 16};
   }
 };
 struct reduce_selector
@@ -164,13 +165,13 @@ constexpr int distinct_policies()
   return n;
 }
 
-// The build architecture a device runs: the cubin the driver picks for it (binaryVersion * 10),
-// found among build_archs; -1 where the build has none (the driver would JIT the PTX of another).
-inline int build_arch_index(int binary_version)
+// The build architecture the running code was compiled for (ptxVersion * 10), found among
+// build_archs; -1 where the build has none.
+inline int build_arch_index(int sm)
 {
   for (int i = 0; i < build_arch_count; ++i)
   {
-    if (build_archs[i] / 10 == binary_version)
+    if (build_archs[i] / 10 == sm)
     {
       return i;
     }
@@ -182,26 +183,25 @@ template <class = void>
 __global__ void probe_kernel()
 {}
 
-// The index in build_archs of the cubin the current device (`device`) runs (cudaFuncAttributes::binaryVersion
-// of a kernel of this build, remembered per device); cudaErrorInvalidDeviceFunction where it runs none.
+// The index in build_archs of the code the current device (`device`) runs: the ptxVersion of a
+// kernel of this build (clc::detail::compiled_sm), remembered per device;
+// cudaErrorInvalidDeviceFunction where it runs none.
 inline cudaError_t running_arch_index(int device, int& index)
 {
-  static std::atomic<int> known[256]; // binaryVersion + 1 per device ordinal; 0: not asked yet
-  int version = device < 256 ? known[device].load(std::memory_order_relaxed) - 1 : -1;
-  if (version < 0)
+  static std::atomic<int> known[256]; // ptxVersion + 1 per device ordinal; 0: not asked yet
+  int sm = device < 256 ? known[device].load(std::memory_order_relaxed) - 1 : -1;
+  if (sm < 0)
   {
-    cudaFuncAttributes attributes{};
-    if (const cudaError_t err = cudaFuncGetAttributes(&attributes, probe_kernel<>); err != cudaSuccess)
+    if (const cudaError_t err = clc::detail::compiled_sm(probe_kernel<>, sm); err != cudaSuccess)
     {
       return err;
     }
-    version = attributes.binaryVersion;
     if (device < 256)
     {
-      known[device].store(version + 1, std::memory_order_relaxed);
+      known[device].store(sm + 1, std::memory_order_relaxed);
     }
   }
-  index = build_arch_index(version);
+  index = build_arch_index(sm);
   return index < 0 ? cudaErrorInvalidDeviceFunction : cudaSuccess;
 }
 

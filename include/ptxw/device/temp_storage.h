@@ -12,7 +12,7 @@
 // is refused with cudaErrorInvalidValue before anything is written or launched.
 #pragma once
 
-#include <ptxw/config.h>
+#include <ptxw/rules.h>
 
 #include <cuda/std/type_traits>
 

@@ -1,8 +1,10 @@
-// ptxw/inter_block/cursor.h: one block's position in a work queue (ptxw/inter_block/work_queue.h) -- the leader's
-// batched claims, their hand-over through the slot's two buffers, and checked mode's R15/R17 reports.
+// ptxw/inter_block/cursor.h: one block's position in a work queue (ptxw/inter_block/work_queue.h) --
+// the leader's claims on the claim engine (ptxw/detail/claim.h), their hand-over through the slot's
+// two buffers, and checked mode's R15/R17 hooks (ptxw/inter_block/checks.h).
 #pragma once
 
-#include <ptxw/detail/isa/atom.h>
+#include <ptxw/detail/claim.h>
+#include <ptxw/inter_block/checks.h>
 #include <ptxw/inter_block/queue.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -19,18 +21,10 @@ class queue_cursor
   ::cuda::std::uint32_t buffer_ = 0;
   bool done_                    = false;
   unsigned long long walked_    = 0; // items of the batch in hand: walked by the next claim (the pace)
-  ::cuda::std::uint32_t last_claim_ = 0, pace_ = 0; // the leader's clock at its last claim; cycles per item
+  claim::pace pace_{};
 
-  __device__ static bool leads() // (the twins in tests/codegen/work_queue spell these two alike)
-  {
-    return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-  }
-
-  // Items for the next atomic, `walked` items after the last one: one while items are long; for
-  // short ones as many as last about kPaceCycles at the recent pace (a running average of cycles
-  // per item), at most K, and at most a quarter of what is left per block, so that neither a run of
-  // long items after short ones (a hot spot) nor the end of the queue piles up on one block.
-  static constexpr ::cuda::std::uint32_t kPaceCycles = 32000; // ~16 us at 2 GHz
+  // Items the leader's next claim takes, `walked` items after its last (the claim engine's pace):
+  // at most K, and at most a quarter of what is left per block.
   __device__ unsigned long long batch([[maybe_unused]] unsigned long long walked)
   {
     if constexpr (K <= 1) // (K = 0 is refused above: one error, no warning about k < K)
@@ -39,85 +33,43 @@ class queue_cursor
     }
     else
     {
-      const auto now      = static_cast<::cuda::std::uint32_t>(clock());
-      const bool measured = last_claim_ != 0 && walked != 0;
-      const auto per_item = measured ? static_cast<::cuda::std::uint32_t>((now - last_claim_) / walked) : 0u;
-      last_claim_         = now | 1u;
-      pace_               = !measured ? pace_ : pace_ == 0 ? per_item : pace_ - pace_ / 4 + per_item / 4;
-      const unsigned long long by_pace = pace_ == 0 || pace_ >= kPaceCycles / 2 ? 1 : kPaceCycles / pace_;
-      const unsigned long long blocks  = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
-      const unsigned long long by_left = q_.size_ > end_ ? (q_.size_ - end_) / (4 * blocks) : 0;
-      const unsigned long long k       = by_pace < by_left ? by_pace : by_left;
-      return k < 1 ? 1 : k < K ? k : K;
+      const unsigned long long blocks = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+      return pace_.size(static_cast<::cuda::std::uint32_t>(walked), q_.size_ > end_ ? q_.size_ - end_ : 0, blocks, K);
     }
   }
 
-  __device__ static bool first_warp()
-  {
-    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
-  }
-
-  // What a lane of the first warp adds to the cursor: the batch for the leader, 0 for the others
-  // (the same value in every lane lets ptxas aggregate the atomic, whose result it then shuffles at once).
+  // What a lane of the first warp asks for: the batch for the leader, 0 for the others (the same
+  // value in every lane would let ptxas aggregate the atomic, whose result it then shuffles at once).
   __device__ unsigned long long claim_size(bool leader, unsigned long long walked)
   {
     return leader ? batch(walked) : 0;
   }
 
-  // The barrier of a fetch. Checked: every thread of the block takes part (R15).
   __device__ bool sync() const
   {
-#if PTXW_CHECKED
-    const auto callers = static_cast<::cuda::std::uint32_t>(__syncthreads_count(1));
-    if (callers != blockDim.x * blockDim.y * blockDim.z)
-    {
-      if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u
-          == static_cast<::cuda::std::uint32_t>(__ffs(__activemask()) - 1)) // one report per calling warp
-      {
-        checked::report(q_.sink_, rule::uniform_call, where(), 0, callers,
-                        " (a fetch not every thread made; detail: how many did)");
-      }
-      return false;
-    }
-#else
-    __syncthreads();
-#endif
-    return true;
+    return queue_barrier(q_.sink_, slot_);
   }
 
-#if PTXW_CHECKED
-  __device__ ::cuda::std::uint32_t where() const // the slot's shared-memory address, for reports
-  {
-    return static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(slot_));
-  }
-  // R17, by the leader before its first claim: false where the queue is not initialised.
   __device__ bool initialised() const
   {
-    if (q_.state_ == nullptr || q_.state_->tag != queue_tag)
-    {
-      checked::report(q_.sink_, rule::initialised, where(), 0, q_.state_ == nullptr ? 0u : q_.state_->tag,
-                      " (detail: the tag found)");
-      return false;
-    }
-    return true;
+    return queue_initialised(q_.state_, queue_tag, q_.sink_, slot_);
   }
-#endif
 
-  // The leader publishes [first, first + count) clipped to the queue, in the current buffer.
+  // The leader publishes [first, first + count), clipped to the queue, in the current buffer.
   __device__ void publish(unsigned long long first, unsigned long long count)
   {
-    const unsigned long long size = q_.size_;
-    slot_->range_[buffer_][0]     = first < size ? first : size;
-    slot_->range_[buffer_][1]     = first < size ? (count <= size - first ? first + count : size) : size;
+    const claim::range r           = claim::clipped(first, count, q_.size_);
+    slot_->ranges_.buffer[buffer_].first = r.first;
+    slot_->ranges_.buffer[buffer_].end   = r.end;
   }
 
   // Every thread: the published range becomes the batch in hand.
   __device__ bool take()
   {
-    next_   = slot_->range_[buffer_][0];
-    end_    = slot_->range_[buffer_][1];
+    next_ = slot_->ranges_.buffer[buffer_].first;
+    end_  = slot_->ranges_.buffer[buffer_].end;
     buffer_ ^= 1u;
-    done_   = next_ == end_;
+    done_ = next_ == end_;
     if constexpr (K > 1)
     {
       walked_ = end_ - next_;
@@ -140,22 +92,16 @@ public:
     }
     if (next_ == end_)
     {
-      const bool leader = leads();
-      if (first_warp())
+      const bool leader = claim::leads();
+      if (claim::in_first_warp())
       {
-        bool ok = leader;
-#if PTXW_CHECKED
-        ok = leader && initialised();
-#endif
+        const bool ok                  = leader && initialised();
         const unsigned long long count = claim_size(leader, walked_);
         unsigned long long first       = 0;
-        isa::atom_add_relaxed_gpu_if(ok, &q_.state_->cursor, count, first);
+        claim::issue(ok, &q_.state_->cursor, count, first);
         if (leader)
         {
-#if PTXW_CHECKED
-          first = ok ? first : q_.size_; // not initialised: no items
-#endif
-          publish(first, count);
+          publish(ok ? first : q_.size_, count); // not initialised: no items
         }
       }
       if (!sync() || !take())
@@ -182,20 +128,17 @@ public:
   template <class F>
   __device__ void for_each(F& f)
   {
-    const bool leader = leads();
-    const bool warp0  = first_warp();
-    bool ok           = true;
-#if PTXW_CHECKED
-    ok = __syncthreads_or(leader && !initialised()) == 0;
-#endif
-    unsigned long long claim = 0, walked = 0; // walked: items of the batch walked since the last claim
+    const bool leader = claim::leads();
+    const bool warp0  = claim::in_first_warp();
+    const bool ok     = queue_all_initialised(leader, q_.state_, queue_tag, q_.sink_, slot_);
+    unsigned long long claimed = 0, walked = 0; // walked: items of the batch walked since the last claim
     while (ok)
     {
       const unsigned long long count = claim_size(leader, walked);
       walked                         = end_ - next_;
       if (warp0)
       {
-        isa::atom_add_relaxed_gpu_if(leader, &q_.state_->cursor, count, claim);
+        claim::issue(leader, &q_.state_->cursor, count, claimed);
       }
       if (next_ != end_)
       {
@@ -213,10 +156,10 @@ public:
       }
       if (leader)
       {
-        asm volatile("" : "+l"(claim)::"memory"); // first use of the atomic's result: here, after the work
-        publish(claim, count);
+        claim::use_after_work(claimed);
+        publish(claimed, count);
       }
-      claim = 0; // dead until the next claim: no copy of it is carried around the loop
+      claimed = 0; // dead until the next claim: no copy of it is carried around the loop
       if (!sync() || !take())
       {
         return;

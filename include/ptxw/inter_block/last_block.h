@@ -45,8 +45,8 @@
 // on the host (last_block_ticket_host::reset()).
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/detail/isa/atom.h>
+#include <ptxw/inter_block/checks.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/barrier_cluster.h>
@@ -95,12 +95,12 @@ class last_block_ticket
   friend __device__ bool last_cluster(const last_block_ticket<C>&);
 
 public:
-  template <class Dep = void>
+  template <class Deferred = void>
   __host__ __device__ last_block_ticket()
       : state_(nullptr)
       , sink_(nullptr)
   {
-    static_assert(detail::dependent_false<Dep>,
+    static_assert(detail::dependent_false<Deferred>,
                   PTXW_RULE(R17) "a last_block_ticket comes only from last_block_ticket_host::view(), which "
                   "owns and initialises its memory");
   }
@@ -118,11 +118,6 @@ __device__ bool take_ticket(last_block_ticket_state<Count>* s, unsigned long lon
   isa::fence_acq_rel_gpu();
   s->arrived = 0;
   return true;
-}
-
-__device__ inline ::cuda::std::uint32_t linear_thread()
-{
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
 // last_block without checked mode's checks: for unchecked builds, and for the device-scope
@@ -146,101 +141,24 @@ __device__ bool last_block_unchecked(last_block_ticket_state<Count>* s, unsigned
   return __syncthreads_or(last) != 0;
 }
 
-#if PTXW_CHECKED
-// Who arrived: the unit (block or cluster) and its launch. A block's checked-mode memory of its
-// last arrival lives in shared memory; its initial contents are whatever was there, which never
-// equals this record (%gridid is unique per launch, a launch runs each unit once).
-struct arrival_record
-{
-  unsigned long long launch;
-  ::cuda::std::uint32_t unit;
-  ::cuda::std::uint32_t ticket;
-};
-
-// Every calling thread, at the barrier that orders the partials: how many threads called, and
-// whether this one leads (thread 0, or the lowest calling thread where not all called).
-__device__ inline bool checked_census(::cuda::std::uint32_t& callers)
-{
-  __shared__ ::cuda::std::uint32_t lowest;
-  const ::cuda::std::uint32_t me = linear_thread();
-  callers                        = static_cast<::cuda::std::uint32_t>(__syncthreads_count(1));
-  if (callers == blockDim.x * blockDim.y * blockDim.z)
-  {
-    return me == 0;
-  }
-  lowest = ~0u; // every caller writes the same value
-  __syncthreads();
-  atomicMin(&lowest, me);
-  __syncthreads();
-  return lowest == me;
-}
-
-// The leader's checks of one arrival; false: take no ticket (reported). `poison` is set where this
-// launch must not merge although the arrival still counts (R15: not every thread called).
+// Checked mode's arrival of the leader of unit `unit` (a block, or rank 0 of a cluster), `callers`
+// of its `threads` threads having called: the checks of ticket_arrival, then the ticket, and for
+// the last arrival the release of the launch. True where this unit merges.
 template <class Count>
-__device__ bool checked_arrival(last_block_ticket_state<Count>* s, const checked::sink* sink,
-                                arrival_record& last_seen, ::cuda::std::uint32_t unit, ::cuda::std::uint32_t callers,
-                                ::cuda::std::uint32_t threads, bool owner_check)
+__device__ bool checked_take(last_block_ticket_state<Count>* s, const checked::sink* sink, arrival_record& last_seen,
+                             ::cuda::std::uint32_t unit, ::cuda::std::uint32_t callers, ::cuda::std::uint32_t threads,
+                             unsigned long long units)
 {
-  const auto where = static_cast<::cuda::std::uint32_t>(reinterpret_cast<unsigned long long>(s));
-  if (s == nullptr || s->tag != ticket_tag)
+  if (!ticket_arrival(s, ticket_tag, sink, last_seen, unit, callers, threads, units > 1))
   {
-    checked::report(sink, rule::initialised, where, 0, s == nullptr ? 0u : s->tag, " (detail: the tag found)");
     return false;
   }
-  const arrival_record me{ptx::get_sreg_gridid() + 1, unit, where};
-  if (last_seen.launch == me.launch && last_seen.unit == me.unit && last_seen.ticket == me.ticket)
+  if (units == 1)
   {
-    checked::report(sink, rule::uniform_call, where, 2, callers, " (phase 2: a second call)");
-    return false;
+    return callers == threads;
   }
-  last_seen = me;
-  if (callers != threads)
-  {
-    checked::report(sink, rule::uniform_call, where, 1, callers, " (not every thread called; detail: how many did)");
-    atomicExch(&s->poisoned, 1u);
-  }
-  if (owner_check)
-  {
-    const unsigned long long owner = atomicCAS(&s->owner, 0ull, me.launch);
-    __threadfence(); // the owner's reset (below) before this launch's ticket
-    if (owner != 0 && owner != me.launch)
-    {
-      checked::report(sink, rule::one_launch_per_ticket, where, 0, static_cast<::cuda::std::uint32_t>(owner - 1),
-                      " (detail: the owner's %gridid)");
-      atomicExch(&s->poisoned, 1u);
-      return false;
-    }
-  }
-  return true;
+  return take_ticket(s, units) && ticket_release(s);
 }
-
-// The last arrival of a launch: merge unless the launch was poisoned; the ticket is free again.
-template <class Count>
-__device__ bool checked_release(last_block_ticket_state<Count>* s)
-{
-  const bool poisoned = atomicExch(&s->poisoned, 0u) != 0;
-  __threadfence();
-  atomicExch(&s->owner, 0ull);
-  return !poisoned;
-}
-
-template <class Count>
-__device__ bool checked_range(const last_block_ticket<Count>&, const checked::sink* sink, unsigned long long units,
-                              bool reporter)
-{
-  if (units - 1 > static_cast<unsigned long long>(static_cast<Count>(~Count(0))))
-  {
-    if (reporter)
-    {
-      checked::report(sink, rule::in_range, 0, 0, static_cast<::cuda::std::uint32_t>(units >> 32),
-                      " (more units than the count type counts; detail: the count's high word)");
-    }
-    return false;
-  }
-  return true;
-}
-#endif
 } // namespace detail
 
 // True in every thread of the block that arrives last; all blocks' writes before their call are
@@ -249,36 +167,24 @@ template <class Count>
 __device__ bool last_block(const last_block_ticket<Count>& t)
 {
   const unsigned long long units = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
-#if PTXW_CHECKED
-  const bool origin = blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
-  if (!detail::checked_range(t, t.sink_, units, origin && detail::linear_thread() == 0))
+  if constexpr (!checked::on)
   {
-    return false;
+    return detail::last_block_unchecked(t.state_, units);
   }
-  __shared__ detail::arrival_record last_seen;
-  ::cuda::std::uint32_t callers = 0;
-  const bool leader             = detail::checked_census(callers); // the barrier of step 1
-  bool last                     = false;
-  if (leader)
+  else
   {
     const auto unit = static_cast<::cuda::std::uint32_t>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
-    if (detail::checked_arrival(t.state_, t.sink_, last_seen, unit, callers, blockDim.x * blockDim.y * blockDim.z,
-                                units > 1))
+    if (!detail::ticket_in_range<Count>(t.sink_, units, unit == 0 && detail::linear_thread() == 0))
     {
-      if (units == 1)
-      {
-        last = callers == blockDim.x * blockDim.y * blockDim.z;
-      }
-      else
-      {
-        last = detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
-      }
+      return false;
     }
+    __shared__ detail::arrival_record last_seen;
+    ::cuda::std::uint32_t callers = 0;
+    const bool leader             = detail::ticket_census(callers); // the barrier of step 1
+    const bool last =
+      leader && detail::checked_take(t.state_, t.sink_, last_seen, unit, callers, detail::block_threads(), units);
+    return __syncthreads_or(last) != 0;
   }
-  return __syncthreads_or(last) != 0;
-#else
-  return detail::last_block_unchecked(t.state_, units);
-#endif
 }
 
 // True in every thread of every CTA of the cluster that arrives last (sm_90 and newer). Every
@@ -293,55 +199,40 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
     __shared__ ::cuda::std::uint32_t flag; // written by rank 0's leader into every CTA of the cluster
     const unsigned long long units = static_cast<unsigned long long>(ptx::get_sreg_nclusterid_x())
                                    * ptx::get_sreg_nclusterid_y() * ptx::get_sreg_nclusterid_z();
-    const ::cuda::std::uint32_t rank = ptx::get_sreg_cluster_ctarank();
-#if PTXW_CHECKED
-    const auto unit = static_cast<::cuda::std::uint32_t>(
-      ptx::get_sreg_clusterid_x()
-      + ptx::get_sreg_nclusterid_x() * (ptx::get_sreg_clusterid_y() + ptx::get_sreg_nclusterid_y() * ptx::get_sreg_clusterid_z()));
-    if (!detail::checked_range(t, t.sink_, units, unit == 0 && rank == 0 && detail::linear_thread() == 0))
+    const ::cuda::std::uint32_t rank    = ptx::get_sreg_cluster_ctarank();
+    const ::cuda::std::uint32_t threads = detail::block_threads();
+    ::cuda::std::uint32_t callers       = threads;
+    ::cuda::std::uint32_t unit          = 0;
+    bool leader                         = detail::linear_thread() == 0;
+    if constexpr (checked::on)
     {
-      return false;
+      unit = static_cast<::cuda::std::uint32_t>(
+        ptx::get_sreg_clusterid_x()
+        + ptx::get_sreg_nclusterid_x() * (ptx::get_sreg_clusterid_y() + ptx::get_sreg_nclusterid_y() * ptx::get_sreg_clusterid_z()));
+      if (!detail::ticket_in_range<Count>(t.sink_, units, unit == 0 && rank == 0 && leader))
+      {
+        return false;
+      }
+      leader = detail::ticket_census(callers);
+      if (leader && rank != 0)
+      {
+        detail::ticket_partial_cta(t.state_, detail::ticket_tag, t.sink_, callers, threads); // rank 0 takes the ticket
+      }
     }
-    __shared__ detail::arrival_record last_seen;
-    ::cuda::std::uint32_t callers = 0;
-    const bool leader             = detail::checked_census(callers);
-    const ::cuda::std::uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
-    if (leader && rank != 0 && callers != threads && t.state_ != nullptr && t.state_->tag == detail::ticket_tag)
-    {
-      // Rank 0 takes the ticket; this CTA only poisons the launch.
-      checked::report(t.sink_, rule::uniform_call, 0, 1, callers, " (not every thread called; detail: how many did)");
-      atomicExch(&t.state_->poisoned, 1u);
-    }
-#else
-    const bool leader = detail::linear_thread() == 0;
-#endif
     ptx::barrier_cluster_arrive(ptx::sem_release); // step 1 for the cluster's CTAs
     ptx::barrier_cluster_wait(ptx::sem_acquire);
     if (leader && rank == 0)
     {
-      bool last = units == 1;
-#if PTXW_CHECKED
-      if (detail::checked_arrival(t.state_, t.sink_, last_seen, unit, callers, threads, units > 1))
+      bool last = false;
+      if constexpr (checked::on)
       {
-        if (units == 1)
-        {
-          last = callers == threads;
-        }
-        else
-        {
-          last = detail::take_ticket(t.state_, units) && detail::checked_release(t.state_);
-        }
+        __shared__ detail::arrival_record last_seen;
+        last = detail::checked_take(t.state_, t.sink_, last_seen, unit, callers, threads, units);
       }
       else
       {
-        last = false;
+        last = units == 1 || detail::take_ticket(t.state_, units);
       }
-#else
-      if (!last)
-      {
-        last = detail::take_ticket(t.state_, units);
-      }
-#endif
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900 // __cluster_map_shared_rank exists there only (below: R9)
       for (::cuda::std::uint32_t r = 0; r < ptx::get_sreg_cluster_nctarank(); ++r)
       {

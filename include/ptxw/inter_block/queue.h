@@ -2,7 +2,8 @@
 // queue itself, one fetch's item, the shared-memory slot -- and their global state.
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/detail/claim.h>
+#include <ptxw/inter_block/checks.h>
 
 PTXW_NAMESPACE_BEGIN
 template <class T>
@@ -61,33 +62,27 @@ class work_queue
   friend class detail::queue_cursor;
 
 public:
-  template <class Dep = void>
+  template <class Deferred = void>
   __host__ __device__ work_queue()
   {
-    static_assert(detail::dependent_false<Dep>, PTXW_RULE(R17) "a work_queue comes only from "
+    static_assert(detail::dependent_false<Deferred>, PTXW_RULE(R17) "a work_queue comes only from "
                                                 "work_queue_host::view(), which owns and initialises its memory");
   }
 };
 
 // One fetch's result: an item and its index in the queue, or no item (the queue is exhausted).
 template <class T>
-class item
+class item : checked::carried_sink // R19's report
 {
   T value_{};
   unsigned long long index_ = 0;
   bool present_             = false;
-#if PTXW_CHECKED
-  const checked::sink* sink_ = nullptr;
-#endif
 
   template <class U, unsigned K>
   friend class detail::queue_cursor;
-  __device__ explicit item([[maybe_unused]] const checked::sink* sink) // no item; the cursor fills one in
-  {
-#if PTXW_CHECKED
-    sink_ = sink;
-#endif
-  }
+  __device__ explicit item(const checked::sink* sink) // no item; the cursor fills one in
+      : carried_sink(sink)
+  {}
 
 public:
   __device__ explicit operator bool() const noexcept
@@ -97,12 +92,7 @@ public:
   // The item. Where there is none: checked mode reports R19; the value is T{} either way.
   __device__ const T& operator*() const
   {
-#if PTXW_CHECKED
-    if (!present_)
-    {
-      checked::report(sink_, rule::one_item_at_a_time, 0, 0, 0, " (the read of no item)");
-    }
-#endif
+    detail::read_of_no_item(present_, carried());
     return value_;
   }
   __device__ const T* operator->() const
@@ -119,7 +109,7 @@ public:
 // is private: items come out of fetch(), by value.
 class queue_slot
 {
-  alignas(16) unsigned long long range_[2][2]; // two alternating hand-over buffers: [first, end)
+  detail::claim::handover<detail::claim::range> ranges_; // two alternating hand-over buffers: [first, end)
 
   template <class U, unsigned K>
   friend class detail::queue_cursor;

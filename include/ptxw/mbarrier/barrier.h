@@ -77,7 +77,7 @@ template <class Scope>
 class mbarrier
 {
   using none      = detail::qualifiers::none_t;
-  using lazy_none = detail::dependent_t<none, Scope>; // keeps the gates of untemplated members lazy (R9)
+  using deferred_none = detail::dependent_t<none, Scope>; // none, dependent: the R9 gates of untemplated members wait for use
 
   static_assert(detail::is_mbarrier_scope<Scope>,
                 PTXW_RULE(R12) "an mbarrier is declared for ptx::scope_cta (ptxw::cta_barrier) or "
@@ -149,7 +149,7 @@ public:
   // mbarrier.init.shared.b64 [addr], count;  -- one thread, before any other operation (R7).
   __device__ void init(detail::arrivals_arg count)
   {
-    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_init, lazy_none, none, ptx::space_shared_t>())
+    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_init, deferred_none, none, ptx::space_shared_t>())
     {
       if (detail::count_in_range(smem_addr(), count.arg.value, 1))
       {
@@ -161,7 +161,7 @@ public:
   // mbarrier.inval.shared::cta.b64 [addr];  -- before the memory is reused for anything else.
   __device__ void inval()
   {
-    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_inval, lazy_none, none, ptx::space_shared_t>())
+    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_inval, deferred_none, none, ptx::space_shared_t>())
     {
       detail::isa::mbarrier_inval(smem_addr());
     }
@@ -270,7 +270,7 @@ public:
     constexpr bool cluster = detail::is_same_v<Scope, ptx::scope_cluster_t>;
     static_assert(cluster, PTXW_RULE(R12) "remote operations target a ptxw::cluster_barrier; this barrier "
                            "is a ptxw::cta_barrier, whose init is not published to the cluster");
-    if constexpr (cluster && detail::qualifiers::check<detail::qualifiers::mapa, lazy_none, none, ptx::space_cluster_t>())
+    if constexpr (cluster && detail::qualifiers::check<detail::qualifiers::mapa, deferred_none, none, ptx::space_cluster_t>())
     {
       return remote_mbarrier(detail::isa::mapa_shared_cluster(smem_addr(), rank.arg.value));
     }

@@ -39,17 +39,17 @@ public:
   // The forms without qualifiers are templates only to keep their target checks lazy (R9).
 
   // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];
-  template <class Dep = void>
+  template <class Deferred = void>
   __device__ void arrive()
   {
-    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster);
+    arrive(detail::dependent_t<ptx::sem_release_t, Deferred>{}, ptx::scope_cluster);
   }
 
   // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count;
-  template <class Dep = void>
+  template <class Deferred = void>
   __device__ void arrive(detail::arrivals_arg count)
   {
-    arrive(detail::dependent_t<ptx::sem_release_t, Dep>{}, ptx::scope_cluster, count.arg);
+    arrive(detail::dependent_t<ptx::sem_release_t, Deferred>{}, ptx::scope_cluster, count.arg);
   }
 
   // mbarrier.arrive.{release,relaxed}.cluster.shared::cluster.b64 _, [addr];
@@ -77,10 +77,10 @@ public:
   }
 
   // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;
-  template <class Dep = void>
+  template <class Deferred = void>
   __device__ void complete_tx(detail::tx_bytes_arg bytes)
   {
-    using relaxed = detail::dependent_t<ptx::sem_relaxed_t, Dep>;
+    using relaxed = detail::dependent_t<ptx::sem_relaxed_t, Deferred>;
     if constexpr (check<detail::qualifiers::mbarrier_complete_tx, relaxed, ptx::scope_cluster_t>())
     {
       if (detail::count_in_range(addr_, bytes.arg.value, 0))

@@ -19,7 +19,7 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 
 // PTX-LABEL: .entry counter_for_each(
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync}}
-// PTX-COUNT-1: @p atom.global.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+// PTX-COUNT-1: @p atom.relaxed.gpu.global.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
 // PTX:       st.global.f32
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}

@@ -43,8 +43,8 @@ struct split_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability cc) const
   {
-    return cc.major() >= 10 ? ptxw::device::for_each_policy{256, 8, 1, ptxw::device::scheduler::hardware}
-                            : ptxw::device::for_each_policy{256, 8, 1, ptxw::device::scheduler::counter};
+    return cc.major() >= 10 ? ptxw::device::for_each_policy{256, 8, 1, ptxw::clc::backend_id::hardware}
+                            : ptxw::device::for_each_policy{256, 8, 1, ptxw::clc::backend_id::counter};
   }
 };
 } // namespace kp

@@ -1,5 +1,5 @@
 // R9 and R18 for ptxw/device/: a selector's policies are checked at compile time for every
-// architecture of the build -- the hardware scheduler where the build has sm_90a, a block size
+// architecture of the build -- the hardware backend where the build has sm_90a, a block size
 // that is not whole warps, more shared rounds than a tile has, a drain batch outside [1, 32], a
 // reduce that loads fewer than 4 items.
 // REQUIRES: target-sm_90a
@@ -33,7 +33,7 @@ struct item_op
   }
 };
 
-template <int Threads, ptxw::device::scheduler B, int Shared = 0>
+template <int Threads, ptxw::clc::backend_id B, int Shared = 0>
 struct for_each_with
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
@@ -57,11 +57,11 @@ struct reduce_with_2_items
 };
 
 #if defined(CASE_HARDWARE_ON_SM90)
-using for_each_sel = for_each_with<256, ptxw::device::scheduler::hardware>;
+using for_each_sel = for_each_with<256, ptxw::clc::backend_id::hardware>;
 #elif defined(CASE_PARTIAL_WARP)
-using for_each_sel = for_each_with<100, ptxw::device::scheduler::automatic>;
+using for_each_sel = for_each_with<100, ptxw::clc::backend_id::automatic>;
 #elif defined(CASE_SHARED_ROUNDS)
-using for_each_sel = for_each_with<256, ptxw::device::scheduler::automatic, 9>;
+using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 9>;
 #else
 using for_each_sel = ptxw::device::for_each_selector;
 #endif
@@ -83,7 +83,7 @@ void calls(void* t, std::size_t& b, unsigned* p, const int* in, long long* out, 
   (void) ptxw::device::sum<reduce_sel>(t, b, in, out, 100);
 }
 
-// HARDWARE_ON_SM90: error: static assertion failed with "ptxw: R9 target: the selector picks a scheduler the architecture does not have
+// HARDWARE_ON_SM90: error: static assertion failed with "ptxw: R9 target: the selector picks a backend the architecture does not have
 // PARTIAL_WARP: error: static assertion failed with "ptxw: R18 in range: a for_each_policy's block_threads is a multiple of 32 in [32, 1024]"
 // SHARED_ROUNDS: error: static assertion failed with "ptxw: R18 in range: a for_each_policy shares 0 to rounds of a tile's rounds"
 // DRAIN_BATCH: error: static assertion failed with "ptxw: R18 in range: a drain_policy's batch is in [1, 32]"

@@ -11,7 +11,12 @@
 
 #include <ptxw/inter_block.h>
 
-// What a work_queue<unsigned> is, in plain types.
+// A claimed range [first, end), and what a work_queue<unsigned> is, in plain types.
+struct alignas(16) ref_range
+{
+  unsigned long long first, end;
+};
+
 struct raw_queue
 {
   const unsigned* items;
@@ -59,7 +64,7 @@ __device__ bool ref_first_warp()
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u;
 }
 
-__device__ ref_item ref_next(ref_position& p, const raw_queue& q, unsigned long long (*range)[2])
+__device__ ref_item ref_next(ref_position& p, const raw_queue& q, ref_range* range)
 {
   if (p.done)
   {
@@ -79,13 +84,12 @@ __device__ ref_item ref_next(ref_position& p, const raw_queue& q, unsigned long 
       if (leader)
       {
         const unsigned long long size = q.size;
-        range[p.buffer][0]            = first < size ? first : size;
-        range[p.buffer][1]            = first < size ? (count <= size - first ? first + count : size) : size;
+        range[p.buffer] = {first < size ? first : size, first < size ? (count <= size - first ? first + count : size) : size};
       }
     }
     __syncthreads();
-    p.next = range[p.buffer][0];
-    p.end  = range[p.buffer][1];
+    p.next = range[p.buffer].first;
+    p.end  = range[p.buffer].end;
     p.buffer ^= 1u;
     p.done = p.next == p.end;
     if (p.done)
@@ -103,7 +107,7 @@ __device__ ref_item ref_next(ref_position& p, const raw_queue& q, unsigned long 
 
 extern "C" __global__ void ref_fetch(unsigned* hits, raw_queue q)
 {
-  __shared__ alignas(16) unsigned long long range[2][2];
+  __shared__ ref_range range[2];
   ref_position p{0, 0, 0, false};
   while (true)
   {

@@ -11,6 +11,12 @@
 
 #include <ptxw/inter_block.h>
 
+// A claimed range [first, end), and a work_queue<unsigned> in plain types.
+struct alignas(16) ref_range
+{
+  unsigned long long first, end;
+};
+
 struct raw_queue
 {
   const unsigned* items;
@@ -40,7 +46,7 @@ __device__ bool ref_first_warp()
 struct ref_position
 {
   raw_queue q;
-  unsigned long long (*range)[2];
+  ref_range* range;
   unsigned long long end, next; // (in this order NVVM numbers their registers as for ptxw's cursor)
   unsigned buffer;
   bool done;
@@ -49,8 +55,8 @@ struct ref_position
 // The hand-over: every thread takes the published range; false when it is empty.
 __device__ bool ref_take(ref_position& p)
 {
-  p.next = p.range[p.buffer][0];
-  p.end  = p.range[p.buffer][1];
+  p.next = p.range[p.buffer].first;
+  p.end  = p.range[p.buffer].end;
   p.buffer ^= 1u;
   p.done = p.next == p.end;
   return !p.done;
@@ -90,8 +96,7 @@ __device__ void ref_walk(ref_position& p, float* out)
     {
       asm volatile("" : "+l"(claim)::"memory"); // first use of the claim: after the work
       const unsigned long long size = q.size;
-      p.range[p.buffer][0]          = claim < size ? claim : size;
-      p.range[p.buffer][1]          = claim < size ? (count <= size - claim ? claim + count : size) : size;
+      p.range[p.buffer] = {claim < size ? claim : size, claim < size ? (count <= size - claim ? claim + count : size) : size};
     }
     claim = 0;
     __syncthreads();
@@ -104,7 +109,7 @@ __device__ void ref_walk(ref_position& p, float* out)
 
 extern "C" __global__ void ref_for_each(float* out, raw_queue q)
 {
-  __shared__ alignas(16) unsigned long long range[2][2];
+  __shared__ ref_range range[2];
   ref_position p{q, range, 0, 0, 0, false}; // an empty batch: the first claim comes at once
   ref_walk(p, out);
 }

@@ -47,11 +47,11 @@ __device__ Count atom_add_release_gpu(Count* addr, Count value)
 // Predicated, and `d` output only: where p is false nothing is written and d is not to be read.
 // A branch around the atomic would end in a copy of its result, where the compiler waits for it;
 // predicated, its result stays in the register the atomic writes until the caller first uses it.
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void atom_add_relaxed_gpu_if(bool p, unsigned long long* addr, unsigned long long value,
                                         unsigned long long& d)
 {
-  constexpr bool target_ok = qualifiers::on_target<qualifiers::atom_add, dependent_t<ptx::sem_relaxed_t, Dep>,
+  constexpr bool target_ok = qualifiers::on_target<qualifiers::atom_add, dependent_t<ptx::sem_relaxed_t, Deferred>,
                                                   ptx::scope_gpu_t, ptx::space_global_t>();
   if constexpr (target_ok)
   {
@@ -63,10 +63,10 @@ __device__ void atom_add_relaxed_gpu_if(bool p, unsigned long long* addr, unsign
 }
 
 // fence.acq_rel.gpu;  // PTX ISA 60, SM_70 (cuda::ptx::fence(sem_acq_rel, scope_gpu))
-template <class Dep = void>
+template <class Deferred = void>
 __device__ void fence_acq_rel_gpu()
 {
-  constexpr bool target_ok = qualifiers::on_target<qualifiers::fence, dependent_t<ptx::sem_acq_rel_t, Dep>, ptx::scope_gpu_t>();
+  constexpr bool target_ok = qualifiers::on_target<qualifiers::fence, dependent_t<ptx::sem_acq_rel_t, Deferred>, ptx::scope_gpu_t>();
   if constexpr (target_ok)
   {
     ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);

@@ -1,0 +1,198 @@
+// ptxw/device/for_each_tiles.h: for_each_canceled's tile form -- CTAs steal tiles of the index space
+// through cluster launch control (hardware on sm_100 and newer, counter_t on sm_90), and inside a
+// tile each thread walks its own indices, the tile's last rounds going to whichever thread is
+// free first. What it is for and where it wins: docs/device.md.
+#pragma once
+
+#include <ptxw/clc/for_each.h>
+#include <ptxw/clc/launch.h>
+#include <ptxw/device/policy.h>
+#include <ptxw/device/shape.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace device::detail {
+// The ptxw::clc backend a policy names, and what it keeps per unit (ptxw/clc/backends.h).
+template <clc::backend_id B>
+using backend_t = typename clc::detail::tag_of<B>::type;
+
+template <clc::backend_id B>
+inline constexpr bool claims_per_unit =
+  clc::detail::row_of<clc::detail::state_backend_t<backend_t<B>>>::value().claims_per_unit;
+
+// B: the policy's backend_id as an int (nvcc 13.0's host stub cannot name an enum value that is no
+// enumerator, as a backend added by a table row is).
+template <int Threads, int Cluster, int B, class Index, int Rank, class Op>
+__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, int rounds, int shared,
+                                                           bool scheduled, Op op,
+                                                           clc::context<backend_t<clc::backend_id{B}>> ctx)
+{
+#if defined(__CUDA_ARCH__)
+  if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>()) // other architectures of the build never launch it
+  {
+    // Tile b is a column of the index space: its round r is the Threads indices from
+    // (r * tiles + b) * Threads, so a tile samples the whole range and a hot region is shared by
+    // all tiles. Each thread walks its own indices of the first rounds - shared rounds, with no
+    // claim, shuffle or barrier (ptxas may still reconverge a warp after a loop in op). The last
+    // `shared` rounds go to whichever thread is free first: index j of them is the j-th claim on a
+    // shared counter. Every thread stops at its first claim beyond them, so a tile takes exactly
+    // pool + Threads claims, and the next tile's claims start there.
+    const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
+    const int own                   = rounds - shared;
+    const unsigned pool             = static_cast<unsigned>(shared) * Threads;
+    __shared__ unsigned claims;
+    if (threadIdx.x == 0)
+    {
+      claims = 0;
+    }
+    __syncthreads();
+    unsigned base = 0; // claims before this tile's
+    auto tile     = [&](dim3 block) {
+      const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
+      unsigned long long i           = first + threadIdx.x;
+      for (int r = 0; r < own && i < n; ++r, i += stride)
+      {
+        invoke<Index>(op, s, i);
+      }
+      for (unsigned j; (j = atomicAdd(&claims, 1u) - base) < pool;)
+      {
+        if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
+        {
+          invoke<Index>(op, s, k);
+        }
+      }
+      base += pool + Threads;
+    };
+    if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
+    {
+      tile(blockIdx);
+    }
+    else if constexpr (Cluster == 1)
+    {
+      for_each_canceled_block<1>(ctx, tile);
+    }
+    else
+    {
+      for_each_canceled_cluster<1>(ctx, tile);
+    }
+  }
+#else
+  (void) s, (void) n, (void) rounds, (void) shared, (void) scheduled, (void) op, (void) ctx;
+#endif
+}
+
+// Rows of block_threads indices: what a tile takes one of per round.
+constexpr unsigned long long rows(const for_each_policy& p, unsigned long long n)
+{
+  return n / p.block_threads + (n % p.block_threads != 0);
+}
+
+// How n indices are cut for `resident` units (clusters, or CTAs without clusters) that fit on the
+// GPU at once: tiles for a whole number of waves of them, as few waves as keep tiles within the
+// policy's rounds, and the rows shared out evenly over the tiles. A small n thus runs few rounds
+// on every SM instead of many on a few (2^22 indices took 1.7x as long at the policy's 32 rounds on
+// an H100), and a large one ends its last wave with every CTA busy (docs/device.md).
+struct for_each_plan
+{
+  unsigned long long tiles; // a whole number of clusters
+  unsigned long long units; // clusters (tiles where there are no clusters)
+  int rounds;               // rows per tile, at most the policy's
+  int shared;               // of them, the last that any thread of the CTA takes: the policy's share
+};
+
+constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
+{
+  const unsigned long long r     = rows(p, n);
+  const unsigned long long wave  = resident * p.cluster * p.rounds; // rows of a wave at the policy's rounds
+  const unsigned long long ctas  = (r / wave + (r % wave != 0)) * resident * p.cluster;
+  const unsigned long long most  = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
+  const unsigned long long want  = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
+  const unsigned long long units = want < most ? want : most;
+  const unsigned long long tiles = units * p.cluster;
+  const int rounds               = static_cast<int>(r / tiles + (r % tiles != 0));
+  return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds};
+}
+
+// Units of the emulation's claims and responses (a u32 and a uint4 each), the most over the build's
+// tile policies, at a tile per row (the most tiles any device can be given: the size does not
+// depend on the device).
+template <class Selector, int I = 0>
+constexpr unsigned long long claiming_units(unsigned long long n)
+{
+  if constexpr (I == build_arch_count)
+  {
+    (void) n;
+    return 0;
+  }
+  else
+  {
+    constexpr for_each_policy p     = policy_at<Selector>(I);
+    const unsigned long long others = claiming_units<Selector, I + 1>(n);
+    if constexpr (p.claims == for_each_claims::tiles && claims_per_unit<p.backend>)
+    {
+      const unsigned long long units = (rows(p, n) + p.cluster - 1) / p.cluster;
+      return units > others ? units : others;
+    }
+    else
+    {
+      return others;
+    }
+  }
+}
+
+// The tile form's launch for the build architecture I: its plan, its scheduler's memory set on the
+// stream where it steals, and the kernel.
+template <class Selector, int I, class Index, int Rank, class Op>
+cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned long long n, Op& op, cudaStream_t stream,
+                           int device)
+{
+  constexpr for_each_policy p = policy_at<Selector>(I);
+  using backend               = backend_t<p.backend>;
+  constexpr auto* kernel      = for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), Index, Rank, Op>;
+  unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
+  if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
+      err != cudaSuccess)
+  {
+    return err;
+  }
+  const for_each_plan pl = plan(p, n, resident);
+  // Tiles that all fit on the GPU at once run without stealing: no request, no cursor to clear.
+  // The emulation (claims per unit) runs its protocol even then: that is what it is for.
+  constexpr bool claims = claims_per_unit<p.backend>;
+  const bool scheduled  = claims || pl.units > resident;
+  // A fresh cursor, and for the emulation claims of no launch (epoch 1 finds them all 0).
+  const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
+                                       + pl.units * sizeof(::cuda::std::uint32_t)
+                                   : 2 * sizeof(unsigned long long);
+  if (const cudaError_t err = scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+      err != cudaSuccess)
+  {
+    return err;
+  }
+  const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
+  const clc::detail::launch_plan lp{static_cast<unsigned long long*>(parts[0]),
+                                    static_cast<::cuda::std::uint32_t*>(parts[1]),
+                                    static_cast<uint4*>(parts[2]),
+                                    {grid.x, grid.y, grid.z},
+                                    {cluster.x, cluster.y, cluster.z},
+                                    1u,
+                                    0u,
+                                    0x9e3779b9u};
+  // The code that runs was compiled for build_archs[I] (dispatch_on_device): the backend it
+  // runs, and whether it is launched as the resident prefix. Where one wave takes every index,
+  // the resident prefix is the whole grid anyway.
+  constexpr clc::detail::backend_row row = clc::detail::row_for<backend>(build_archs[I] / 10);
+  const auto ctx      = clc::detail::make_context<backend>(lp, row.id, nullptr);
+  const dim3 launched = row.resident_prefix ? clc::detail::resident_prefix(grid, cluster, resident) : grid;
+  if constexpr (p.cluster == 1)
+  {
+    kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
+    return cudaGetLastError();
+  }
+  else
+  {
+    return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, pl.rounds, pl.shared,
+                                   scheduled, op, ctx);
+  }
+}
+} // namespace device::detail
+PTXW_NAMESPACE_END
