@@ -26,6 +26,17 @@
     PTXW_CUDA_OK(cudaDeviceSynchronize());                                                       \
   } while (0)
 
+// A test that plants a violation for checked mode to report runs in checked builds only.
+#define PTXW_SKIP_UNLESS_CHECKED()                                                                              \
+  do                                                                                                             \
+  {                                                                                                              \
+    if (!ptxw::checked::on)                                                                                      \
+    {                                                                                                            \
+      GTEST_SKIP() << "checked mode is off in this build (PTXW_CHECKED=0): nothing would report the violation "  \
+                      "this test plants";                                                                        \
+    }                                                                                                            \
+  } while (0)
+
 class Gpu : public ::testing::Test
 {
 protected:

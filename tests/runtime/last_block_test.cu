@@ -452,6 +452,7 @@ protected:
 
   void SetUp() override
   {
+    PTXW_SKIP_UNLESS_CHECKED();
     LastBlock::SetUp();
     if (!IsSkipped() && !HasFatalFailure())
     {

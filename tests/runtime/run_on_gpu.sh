@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What needs a GPU, in one go: the runtime suite, compute-sanitizer (memcheck, racecheck, synccheck)
-# on conforming cluster launch control tests of both Hopper backends and on the inter-block
-# primitives, and the benchmarks. Logs and results go to OUT_DIR; the summary lines to stdout.
+# What needs a GPU, in one go: the runtime suites (checked and unchecked builds of the protocols and
+# of the device-scope algorithms), compute-sanitizer (memcheck, racecheck, synccheck) on conforming
+# cluster launch control tests of both Hopper backends and on the inter-block primitives, and the
+# benchmarks. Logs and results go to OUT_DIR; the summary lines to stdout.
 #
 #   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR [--no-benchmarks]
 set -uo pipefail
@@ -9,25 +10,31 @@ build=${1:?build dir}
 out=${2:?output dir}
 benchmarks=${3:-}
 mkdir -p "$out"
-tests=$build/tests/runtime/ptxw_runtime_tests
+runtime=$build/tests/runtime
 
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee "$out/gpu.txt"
 
-"$tests" --gtest_output="xml:$out/runtime.xml" > "$out/runtime.log" 2>&1
-echo "runtime suite: exit $?"
-grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/runtime.log"
+for suite in ptxw_runtime_tests ptxw_runtime_tests_unchecked ptxw_device_tests ptxw_device_tests_unchecked; do
+  "$runtime/$suite" --gtest_output="xml:$out/$suite.xml" > "$out/$suite.log" 2>&1
+  echo "$suite: exit $?"
+  grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/$suite.log"
+done
 
 # Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
 # The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
 conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
 conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
 # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
-conforming+=':Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
+device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
 for tool in memcheck racecheck synccheck; do
-  PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
-    "$tests" --gtest_filter="$conforming" > "$out/sanitizer-$tool.log" 2>&1
-  echo "compute-sanitizer $tool: exit $?"
-  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]|^\[==========\] [0-9]+ tests' "$out/sanitizer-$tool.log"
+  for run in "ptxw_runtime_tests $conforming" "ptxw_device_tests $device"; do
+    set -- $run
+    PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$runtime/$1" --gtest_filter="$2" > "$out/sanitizer-$tool-$1.log" 2>&1
+    echo "compute-sanitizer $tool $1: exit $?"
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]|^\[==========\] [0-9]+ tests' \
+      "$out/sanitizer-$tool-$1.log"
+  done
 done
 
 [ "$benchmarks" = "--no-benchmarks" ] && exit 0
@@ -46,6 +53,9 @@ echo "scheduling costs: exit $?"
 # The one-launch reduction (ptxw::device::sum) against cub::DeviceReduce::Sum (docs/inter_block.md).
 "$build/benchmarks/ptxw_bench_last_block_reduce" > "$out/last-block-reduce.txt" 2>&1
 echo "last-block reduction benchmark: exit $?"
-# The device-scope for_each_canceled against CUB and thrust, with its policy sweep (docs/device.md).
+# The device-scope for_each_canceled against CUB and thrust: real work first, then synthetic
+# per-index waits with the policy sweep (docs/device.md).
+"$build/benchmarks/ptxw_bench_device_real_work" --out "$out/device-real-work.csv" > "$out/device-real-work.txt" 2>&1
+echo "device for_each on real work: exit $?"
 "$build/benchmarks/ptxw_bench_device_for_each" > "$out/device-for-each.txt" 2>&1
-echo "device for_each benchmark: exit $?"
+echo "device for_each on waits: exit $?"

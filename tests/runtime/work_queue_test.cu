@@ -290,7 +290,14 @@ TEST_F(WorkQueue, FillsFromHostAndDeviceAndRefusesMoreThanItsCapacity)
 }
 
 class WorkQueueChecked : public WorkQueue
-{};
+{
+protected:
+  void SetUp() override
+  {
+    PTXW_SKIP_UNLESS_CHECKED();
+    WorkQueue::SetUp();
+  }
+};
 
 TEST_F(WorkQueueChecked, R15AFetchNotEveryThreadMakes)
 {
