@@ -29,10 +29,10 @@
 // this comparison would see a skipped index (a zeroed output differs from the reference
 // everywhere) and a repeated one (4 calls differ from 1 everywhere). Any difference: exit status 1.
 //
-// --sweep: instead of the tables, ptxw with 54 policies (128, 256, 512 threads x 1 .. 64 rounds x
-// none, a quarter, half shared; fixed selectors) on every workload at 2^16, 2^20, 2^22, 2^24, 2^25 and 2^26, each
-// round CUB Bulk then the policies in turn with CUB again after every 6; back to back where CUB's
-// call takes under 1 ms. Per policy: the geometric mean of CUB/ptxw over every workload and n, the
+// --sweep: instead of the tables, ptxw with 66 policies (tiles: 128, 256, 512 threads x 1 .. 64
+// rounds x none, a quarter, half shared; warps: 128, 256, 512 threads x 0, 4, 16, 64 rows of their
+// own) on every workload at 2^16, 2^20, 2^22, 2^24, 2^25 and 2^26, each round CUB Bulk then the
+// policies in turn with CUB again after every 6; back to back where CUB's call takes under 1 ms. Per policy: the geometric mean of CUB/ptxw over every workload and n, the
 // worst, and per workload; then rankings. --reps defaults to 3 there.
 // --reps N: rounds (default 7; 3 with --sweep). --max-log2n K: n up to 2^K. --only NAME: the workloads
 // whose names start with NAME (e.g. mandel, spmv, saxpy), comma-separated.
@@ -85,8 +85,24 @@ struct fixed
     p.block_threads = Threads;
     p.rounds        = Rounds;
     p.cluster       = 1;
-    p.backend       = ptxw::device::scheduler::automatic;
+    p.backend       = ptxw::clc::backend_id::automatic;
     p.shared_rounds = Shared;
+    return p;
+  }
+};
+
+// The warp form: every warp claims rows of 32 indices, first Rounds rows of its own.
+template <int Threads, int Rounds>
+struct warps
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    ptxw::device::for_each_policy p{};
+    p.block_threads = Threads;
+    p.rounds        = Rounds;
+    p.cluster       = 1;
+    p.backend       = ptxw::clc::backend_id::automatic;
+    p.claims        = ptxw::device::for_each_claims::warps;
     return p;
   }
 };
@@ -108,9 +124,12 @@ void for_each_type(policy_list<P...>, F&& f)
   fixed<T, 1, 0>, fixed<T, 2, 0>, fixed<T, 2, 1>, fixed<T, 4, 0>, fixed<T, 4, 1>, fixed<T, 4, 2>, fixed<T, 8, 0>,      \
     fixed<T, 8, 2>, fixed<T, 8, 4>, fixed<T, 16, 0>, fixed<T, 16, 4>, fixed<T, 16, 8>, fixed<T, 32, 0>,                \
     fixed<T, 32, 8>, fixed<T, 32, 16>, fixed<T, 64, 0>, fixed<T, 64, 16>, fixed<T, 64, 32>
-using sweep_policies = policy_list<RW_ROUNDS(128), RW_ROUNDS(256), RW_ROUNDS(512)>;
+#define RW_WARPS(T) warps<T, 0>, warps<T, 4>, warps<T, 16>, warps<T, 64>
+using sweep_policies = policy_list<RW_ROUNDS(128), RW_ROUNDS(256), RW_ROUNDS(512), RW_WARPS(128), RW_WARPS(256),
+                                   RW_WARPS(512)>;
 #undef RW_ROUNDS
-constexpr int sweep_policy_count = 54;
+#undef RW_WARPS
+constexpr int sweep_policy_count = 66;
 
 constexpr ptxw::device::compute_capability sm90{90};
 
@@ -119,7 +138,14 @@ std::string policy_label(Selector s)
 {
   const ptxw::device::for_each_policy p = s(sm90);
   char b[32];
-  std::snprintf(b, sizeof b, "%dx%d/%d", p.block_threads, p.rounds, p.shared_rounds);
+  if (p.claims == ptxw::device::for_each_claims::warps)
+  {
+    std::snprintf(b, sizeof b, "warps%d/%d", p.block_threads, p.rounds);
+  }
+  else
+  {
+    std::snprintf(b, sizeof b, "%dx%d/%d", p.block_threads, p.rounds, p.shared_rounds);
+  }
   return b;
 }
 
