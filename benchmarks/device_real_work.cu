@@ -29,11 +29,13 @@
 // this comparison would see a skipped index (a zeroed output differs from the reference
 // everywhere) and a repeated one (4 calls differ from 1 everywhere). Any difference: exit status 1.
 //
-// --sweep: instead of the tables, ptxw with 66 policies (tiles: 128, 256, 512 threads x 1 .. 64
-// rounds x none, a quarter, half shared; warps: 128, 256, 512 threads x 0, 4, 16, 64 rows of their
-// own) on every workload at 2^16, 2^20, 2^22, 2^24, 2^25 and 2^26, each round CUB Bulk then the
-// policies in turn with CUB again after every 6; back to back where CUB's call takes under 1 ms. Per policy: the geometric mean of CUB/ptxw over every workload and n, the
-// worst, and per workload; then rankings. --reps defaults to 3 there.
+// --sweep: instead of the tables, ptxw with 54 policies (128, 256, 512 threads x 4, 8, 16 rounds,
+// half shared, x at least 1, 4, 8 waves, each with the registers ptxas chooses and with those of
+// full occupancy; labelled 128x8/4w1f: threads x rounds / shared, waves, f: full) on every workload
+// at 2^16, 2^20, 2^22, 2^24, 2^25 and 2^26, each round CUB Bulk then the policies in turn with CUB
+// again after every 6; back to back where CUB's call takes under 1 ms. Per policy: the geometric
+// mean of CUB/ptxw over every workload and n, the worst, and per workload; then rankings. --reps
+// defaults to 3 there.
 // --reps N: rounds (default 7; 3 with --sweep). --max-log2n K: n up to 2^K. --only NAME: the workloads
 // whose names start with NAME (e.g. mandel, spmv, saxpy), comma-separated.
 // --quick: n = 2^16, 2^20, 2^24 and 3 rounds (with --sweep: 2^22 and 2^24, 2 rounds).
@@ -76,24 +78,9 @@ using namespace real_work;
 // ---------------------------------------------------------------------------------------------
 // Policies of the sweep: fixed selectors (every architecture the same policy).
 
-template <int Threads, int Rounds, int Shared>
-struct fixed
-{
-  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
-  {
-    ptxw::device::for_each_policy p{}; // by name: whatever the fields' order
-    p.block_threads = Threads;
-    p.rounds        = Rounds;
-    p.cluster       = 1;
-    p.backend       = ptxw::clc::backend_id::automatic;
-    p.shared_rounds = Shared;
-    return p;
-  }
-};
-
-// The warp form: every warp claims rows of 32 indices, first Rounds rows of its own.
-template <int Threads, int Rounds>
-struct warps
+// Tiles of up to Rounds rounds, half of them shared, at least Waves waves; Occupancy as above.
+template <int Threads, int Rounds, int Waves, int Occupancy>
+struct tiles
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
@@ -102,7 +89,9 @@ struct warps
     p.rounds        = Rounds;
     p.cluster       = 1;
     p.backend       = ptxw::clc::backend_id::automatic;
-    p.claims        = ptxw::device::for_each_claims::warps;
+    p.shared_rounds = Rounds / 2;
+    p.waves         = Waves;
+    p.occupancy     = Occupancy;
     return p;
   }
 };
@@ -118,18 +107,15 @@ void for_each_type(policy_list<P...>, F&& f)
   (f(P{}, j++), ...);
 }
 
-// Rounds 1 .. 64 with none, a quarter and half of them shared (each distinct value once). Rounds
-// and shared rounds are run-time arguments of ptxw's kernel: 3 kernels per functor in all.
-#define RW_ROUNDS(T)                                                                                                   \
-  fixed<T, 1, 0>, fixed<T, 2, 0>, fixed<T, 2, 1>, fixed<T, 4, 0>, fixed<T, 4, 1>, fixed<T, 4, 2>, fixed<T, 8, 0>,      \
-    fixed<T, 8, 2>, fixed<T, 8, 4>, fixed<T, 16, 0>, fixed<T, 16, 4>, fixed<T, 16, 8>, fixed<T, 32, 0>,                \
-    fixed<T, 32, 8>, fixed<T, 32, 16>, fixed<T, 64, 0>, fixed<T, 64, 16>, fixed<T, 64, 32>
-#define RW_WARPS(T) warps<T, 0>, warps<T, 4>, warps<T, 16>, warps<T, 64>
-using sweep_policies = policy_list<RW_ROUNDS(128), RW_ROUNDS(256), RW_ROUNDS(512), RW_WARPS(128), RW_WARPS(256),
-                                   RW_WARPS(512)>;
-#undef RW_ROUNDS
-#undef RW_WARPS
-constexpr int sweep_policy_count = 66;
+// Tiles of 4, 8 or 16 rounds (half shared), in at least 1, 4 or 8 waves, with the registers ptxas
+// chooses and with those of full occupancy (2048 threads an SM).
+#define RW_TILES(T, O)                                                                                                 \
+  tiles<T, 4, 1, O>, tiles<T, 4, 4, O>, tiles<T, 4, 8, O>, tiles<T, 8, 1, O>, tiles<T, 8, 4, O>, tiles<T, 8, 8, O>,   \
+    tiles<T, 16, 1, O>, tiles<T, 16, 4, O>, tiles<T, 16, 8, O>
+using sweep_policies = policy_list<RW_TILES(128, 0), RW_TILES(128, 16), RW_TILES(256, 0), RW_TILES(256, 8),
+                                   RW_TILES(512, 0), RW_TILES(512, 4)>;
+#undef RW_TILES
+constexpr int sweep_policy_count = 54;
 
 constexpr ptxw::device::compute_capability sm90{90};
 
@@ -138,14 +124,8 @@ std::string policy_label(Selector s)
 {
   const ptxw::device::for_each_policy p = s(sm90);
   char b[32];
-  if (p.claims == ptxw::device::for_each_claims::warps)
-  {
-    std::snprintf(b, sizeof b, "warps%d/%d", p.block_threads, p.rounds);
-  }
-  else
-  {
-    std::snprintf(b, sizeof b, "%dx%d/%d", p.block_threads, p.rounds, p.shared_rounds);
-  }
+  std::snprintf(b, sizeof b, "%dx%d/%dw%d%s", p.block_threads, p.rounds, p.shared_rounds, p.waves,
+                p.occupancy != 0 ? "f" : "");
   return b;
 }
 
@@ -701,7 +681,8 @@ public:
       {
         continue;
       }
-      std::printf("%-16s | %9.3f %9.3f %-6s |", r.workload.c_str(), geomean(v), worst.second, pow2(worst.first).c_str());
+      std::printf("%-16s | %9.3f %9.3f %-6s |", r.workload.c_str(), geomean(v), worst.second,
+                  pow2(worst.first).c_str());
       if (vb.empty())
       {
         std::printf(" %9s %9s\n", "-", "-");

@@ -169,13 +169,15 @@ TEST(DeviceArgs, SizeQueryWritesTheSizeAndAtLeastTheStateItNeeds)
 
 // How for_each_canceled cuts n indices for the units that fit at once: every row of block_threads
 // indices in a tile, no tile without one, no round beyond the last, at most the policy's rounds,
-// whole clusters, and where one wave does not take them all, the fewest whole waves (so the last
-// wave leaves no CTA idle); the shared rounds in the policy's proportion, rounded down.
+// whole clusters, and where one wave does not take them all, whole waves (so the last wave leaves no
+// CTA idle): the fewest, or the policy's waves where every tile keeps a row; the shared rounds in
+// the policy's proportion, rounded down.
 TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
 {
   for (const ptxw::device::for_each_policy p : {ptxw::device::for_each_policy{512, 32, 1, {}},
                                                 ptxw::device::for_each_policy{512, 64, 1, {}, 16},
-                                                ptxw::device::for_each_policy{128, 4, 2, {}, 3}})
+                                                ptxw::device::for_each_policy{128, 4, 2, {}, 3},
+                                                ptxw::device::for_each_policy{256, 16, 1, {}, 8, 4}})
   {
     for (unsigned long long resident : {1ull, 7ull, 264ull, 528ull})
     {
@@ -191,10 +193,14 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
         EXPECT_LE(pl.rounds, p.rounds) << why;
         EXPECT_EQ(pl.tiles, pl.units * p.cluster) << why;
         EXPECT_LE(pl.tiles, (rows + p.cluster - 1) / p.cluster * p.cluster) << why; // no tile without a row
-        if (rows > wave * p.rounds)
+        const unsigned long long fewest = (rows + wave * p.rounds - 1) / (wave * p.rounds);
+        const unsigned long long rowful = rows / wave; // whole waves in which every tile keeps a row
+        const unsigned long long least  = std::min<unsigned long long>(p.waves, rowful);
+        const unsigned long long waves  = std::max(fewest, least);
+        if (rows > wave * p.rounds || (p.waves > 1 && rowful > 1))
         {
           EXPECT_EQ(pl.tiles % wave, 0u) << why;
-          EXPECT_EQ(pl.tiles / wave, (rows + wave * p.rounds - 1) / (wave * p.rounds)) << why; // fewest waves
+          EXPECT_EQ(pl.tiles / wave, waves) << why; // the fewest, or the policy's waves
         }
         else
         {
@@ -207,8 +213,8 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
   }
   // On an H100 (528 resident CTAs of 512 threads), at tiles of up to 32 rounds: 2^24 indices in two
   // full waves of 32 rounds or 31, and 8700000 (just above one wave) in two waves of 17, not 532
-  // tiles of 32. The default (up to 64 rounds, 16 shared): 2^24 in one wave of 63 rounds (15
-  // shared), 2^25 in two.
+  // tiles of 32. The default (128 threads, up to 8 rounds, 4 shared; 1848 resident CTAs): 2^24 in
+  // 9 waves of 8 rounds, 4 shared, 2^25 in 18.
   const auto h = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 1ull << 24, 528);
   EXPECT_EQ(h.tiles, 1056u);
   EXPECT_EQ(h.rounds, 32);
@@ -217,11 +223,11 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
   EXPECT_EQ(j.tiles, 1056u);
   EXPECT_EQ(j.rounds, 17);
   constexpr ptxw::device::for_each_policy d = ptxw::device::for_each_selector{}({90});
-  const auto k                               = ptxw::device::detail::plan(d, 1ull << 24, 528);
-  EXPECT_EQ(k.tiles, 528u);
-  EXPECT_EQ(k.rounds, 63);
-  EXPECT_EQ(k.shared, 15);
-  EXPECT_EQ(ptxw::device::detail::plan(d, 1ull << 25, 528).tiles, 1056u);
+  const auto k                               = ptxw::device::detail::plan(d, 1ull << 24, 1848);
+  EXPECT_EQ(k.tiles, 9u * 1848u);
+  EXPECT_EQ(k.rounds, 8);
+  EXPECT_EQ(k.shared, 4);
+  EXPECT_EQ(ptxw::device::detail::plan(d, 1ull << 25, 1848).tiles, 18u * 1848u);
 }
 
 TEST(DeviceArgs, TooSmallStorageIsRefusedAndNothingIsWritten)

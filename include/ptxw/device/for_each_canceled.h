@@ -9,20 +9,16 @@
 //
 // Like cub::DeviceFor::ForEachN, op is called once per index, from any thread, in no particular
 // order, and must not synchronise with other threads (it runs in divergent code). Unlike it, the
-// indices are not dealt out statically; the policy says who claims them (device/policy.h):
-//   warps (the default)  every warp of a resident grid claims runs of rows of 32 indices from one
-//                        cursor, at the pace it measures, so that no warp waits for another
-//                        (device/for_each_warps.h);
-//   tiles                CTAs steal tiles of the index space by cluster launch control (hardware on
-//                        sm_100 and newer, counter_t on sm_90) and inside a tile each thread walks
-//                        its own indices (device/for_each_tiles.h).
-// docs/device.md has the figures against CUB on real work, and why the default is what it is.
+// indices are not dealt out statically: CTAs steal tiles of the index space by cluster launch
+// control (hardware on sm_100 and newer, counter_t on sm_90), and inside a tile each thread walks
+// its own indices (device/for_each_tiles.h). docs/device.md has the figures against CUB on real
+// work, where this wins and where it loses, and how the default was chosen.
 //
 // The scheduler's memory (the counter; the emulation's claims and responses) comes from the
 // temporary storage. Errors, before anything is written or launched:
 //   cudaErrorInvalidValue    a temporary storage smaller than the size query reported; a shape
-//                            whose indices overflow 64 bits, or (tiles) with more tiles than a grid
-//                            holds (2^31 - 1); a negative n
+//                            whose indices overflow 64 bits, or with more tiles than a grid holds
+//                            (2^31 - 1); a negative n
 //   cudaErrorInvalidDevice   a stream of another device than the current one
 //   cudaErrorInvalidDeviceFunction  the build has no cubin for the device (its policy is unknown)
 // An empty shape is a valid no-op that launches nothing. Otherwise the launch's error.
@@ -30,7 +26,6 @@
 
 #include <ptxw/device/env.h>
 #include <ptxw/device/for_each_tiles.h>
-#include <ptxw/device/for_each_warps.h>
 #include <ptxw/device/temp_storage.h>
 
 #include <cuda/std/type_traits>
@@ -53,13 +48,13 @@ constexpr bool check_for_each_policy()
   constexpr for_each_policy p = policy_at<Selector>(I);
   static_assert(p.block_threads >= 32 && p.block_threads <= 1024 && p.block_threads % 32 == 0,
                 PTXW_RULE(R18) "a for_each_policy's block_threads is a multiple of 32 in [32, 1024]");
-  static_assert((p.rounds >= 1 || (p.claims == for_each_claims::warps && p.rounds == 0)) && p.cluster >= 1
-                  && p.cluster <= 8,
-                PTXW_RULE(R18) "a for_each_policy has rounds >= 1 (0 for warps: no rows of their own) and a "
-                "cluster of 1 to 8 CTAs");
+  static_assert(p.rounds >= 1 && p.cluster >= 1 && p.cluster <= 8,
+                PTXW_RULE(R18) "a for_each_policy has rounds >= 1 and a cluster of 1 to 8 CTAs");
+  static_assert(p.waves >= 1 && p.occupancy >= 0,
+                PTXW_RULE(R18) "a for_each_policy has waves >= 1 and an occupancy >= 0 (0: as ptxas chooses)");
   static_assert(p.shared_rounds >= 0 && p.shared_rounds <= p.rounds,
                 PTXW_RULE(R18) "a for_each_policy shares 0 to rounds of a tile's rounds");
-  static_assert(p.claims == for_each_claims::warps || build_archs[I] / 10 >= clc::detail::first_sm<p.backend>(),
+  static_assert(build_archs[I] / 10 >= clc::detail::first_sm<p.backend>(),
                 PTXW_RULE(R9) "the selector picks a backend the architecture does not have: "
                 "for_each_canceled needs sm_90, its hardware backend sm_100 or newer");
   return true;
@@ -71,14 +66,7 @@ cudaError_t for_each_run(void* (&parts)[3], const shape<Rank>& s, unsigned long 
   return dispatch_on_device<Selector>(stream, [&](auto arch, int device) -> cudaError_t {
     constexpr int I = decltype(arch)::value;
     static_assert(check_for_each_policy<Selector, I>());
-    if constexpr (policy_at<Selector>(I).claims == for_each_claims::warps)
-    {
-      return for_each_warps<Selector, I, Index>(parts, s, n, op, stream, device);
-    }
-    else
-    {
-      return for_each_tiles<Selector, I, Index>(parts, s, n, op, stream, device);
-    }
+    return for_each_tiles<Selector, I, Index>(parts, s, n, op, stream, device);
   });
 }
 // Both forms' steps, in the order of the header's errors.
@@ -93,8 +81,7 @@ cudaError_t for_each_two_phase(void* d_temp_storage, std::size_t& temp_storage_b
   }
   for (int i = 0; i < build_arch_count; ++i)
   {
-    if (const for_each_policy p = policy_at<Selector>(i);
-        p.claims == for_each_claims::tiles && rows(p, n) / p.rounds >= 0x7fffffffull)
+    if (const for_each_policy p = policy_at<Selector>(i); rows(p, n) / p.rounds >= 0x7fffffffull)
     {
       return cudaErrorInvalidValue;
     }

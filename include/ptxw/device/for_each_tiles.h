@@ -20,14 +20,15 @@ inline constexpr bool claims_per_unit =
   clc::detail::row_of<clc::detail::state_backend_t<backend_t<B>>>::value().claims_per_unit;
 
 // B: the policy's backend_id as an int (nvcc 13.0's host stub cannot name an enum value that is no
-// enumerator, as a backend added by a table row is).
-template <int Threads, int Cluster, int B, class Index, int Rank, class Op>
-__global__ __launch_bounds__(Threads) void for_each_kernel(shape<Rank> s, unsigned long long n, int rounds, int shared,
-                                                           bool scheduled, Op op,
-                                                           clc::context<backend_t<clc::backend_id{B}>> ctx)
+// enumerator, as a backend added by a table row is). Occupancy: the policy's (0: ptxas chooses).
+template <int Threads, int Cluster, int B, int Occupancy, class Index, int Rank, class Op>
+__global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_each_kernel(
+  shape<Rank> s, unsigned long long n, int rounds, int shared, bool scheduled, Op op,
+  clc::context<backend_t<clc::backend_id{B}>> ctx)
 {
 #if defined(__CUDA_ARCH__)
-  if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>()) // other architectures of the build never launch it
+  // Other architectures of the build never launch it.
+  if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>())
   {
     // Tile b is a column of the index space: its round r is the Threads indices from
     // (r * tiles + b) * Threads, so a tile samples the whole range and a hot region is shared by
@@ -88,7 +89,8 @@ constexpr unsigned long long rows(const for_each_policy& p, unsigned long long n
 
 // How n indices are cut for `resident` units (clusters, or CTAs without clusters) that fit on the
 // GPU at once: tiles for a whole number of waves of them, as few waves as keep tiles within the
-// policy's rounds, and the rows shared out evenly over the tiles. A small n thus runs few rounds
+// policy's rounds but at least the policy's waves where every tile keeps a row, and the rows shared
+// out evenly over the tiles. A small n thus runs few rounds
 // on every SM instead of many on a few (2^22 indices took 1.7x as long at the policy's 32 rounds on
 // an H100), and a large one ends its last wave with every CTA busy (docs/device.md).
 struct for_each_plan
@@ -101,14 +103,18 @@ struct for_each_plan
 
 constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
 {
-  const unsigned long long r     = rows(p, n);
-  const unsigned long long wave  = resident * p.cluster * p.rounds; // rows of a wave at the policy's rounds
-  const unsigned long long ctas  = (r / wave + (r % wave != 0)) * resident * p.cluster;
-  const unsigned long long most  = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
-  const unsigned long long want  = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
-  const unsigned long long units = want < most ? want : most;
-  const unsigned long long tiles = units * p.cluster;
-  const int rounds               = static_cast<int>(r / tiles + (r % tiles != 0));
+  const unsigned long long r        = rows(p, n);
+  const unsigned long long per_wave = resident * p.cluster;                   // CTAs of a wave
+  const unsigned long long wave     = per_wave * p.rounds;                    // rows of a wave at the policy's rounds
+  const unsigned long long fewest   = r / wave + (r % wave != 0);             // waves within the policy's rounds
+  const unsigned long long rowful   = r / per_wave;                           // whole waves with a row a tile
+  const unsigned long long least    = p.waves < rowful ? p.waves : rowful;    // the policy's waves, where rows allow
+  const unsigned long long ctas     = (fewest > least ? fewest : least) * per_wave;
+  const unsigned long long most     = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
+  const unsigned long long want     = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
+  const unsigned long long units    = want < most ? want : most;
+  const unsigned long long tiles    = units * p.cluster;
+  const int rounds                  = static_cast<int>(r / tiles + (r % tiles != 0));
   return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds};
 }
 
@@ -127,7 +133,7 @@ constexpr unsigned long long claiming_units(unsigned long long n)
   {
     constexpr for_each_policy p     = policy_at<Selector>(I);
     const unsigned long long others = claiming_units<Selector, I + 1>(n);
-    if constexpr (p.claims == for_each_claims::tiles && claims_per_unit<p.backend>)
+    if constexpr (claims_per_unit<p.backend>)
     {
       const unsigned long long units = (rows(p, n) + p.cluster - 1) / p.cluster;
       return units > others ? units : others;
@@ -147,7 +153,8 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
 {
   constexpr for_each_policy p = policy_at<Selector>(I);
   using backend               = backend_t<p.backend>;
-  constexpr auto* kernel      = for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), Index, Rank, Op>;
+  constexpr auto* kernel =
+    for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), p.occupancy, Index, Rank, Op>;
   unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
   if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
       err != cudaSuccess)

@@ -43,31 +43,25 @@ struct compute_capability
   }
 };
 
-// Who claims for_each_canceled's indices. warps: every warp of a resident grid on its own, rows of
-// 32 indices from one cursor, first `rounds` rows of its own (device/for_each_warps.h); cluster,
-// backend and shared_rounds do not apply. tiles: CTAs of block_threads threads steal tiles of
-// block_threads * rounds indices by cluster launch control, cluster CTAs at a time (1: no
-// clusters); inside a tile each thread walks its own indices of the first rounds - shared_rounds
-// rounds, and the last shared_rounds go to whichever thread of the CTA is free first. rounds is
-// the most a tile has: tiles come in whole waves of the CTAs that fit at once, with the indices
-// shared out evenly, and shared_rounds shrinks in proportion, rounded down (device/for_each_tiles.h).
-enum class for_each_claims
-{
-  tiles,
-  warps
-};
-
-// backend: who hands the tiles out (ptxw/clc/backends.h): automatic is the hardware's cluster
-// launch control for code compiled for sm_100 and newer and counter_t below; emulated the faithful
-// emulation.
+// for_each_canceled: CTAs of block_threads threads steal tiles of block_threads * rounds indices by
+// cluster launch control, cluster CTAs at a time (1: no clusters); inside a tile each thread walks
+// its own indices of the first rounds - shared_rounds rounds, and the last shared_rounds go to
+// whichever thread of the CTA is free first. rounds is the most a tile has: tiles come in whole
+// waves of the CTAs that fit at once -- at least `waves` of them where every tile keeps a row --,
+// with the indices shared out evenly, and shared_rounds shrinks in proportion, rounded down
+// (device/for_each_tiles.h). occupancy, where not 0, is the CTAs per SM the kernel is compiled for
+// (__launch_bounds__: registers for that many). backend: who hands the tiles out
+// (ptxw/clc/backends.h): automatic is the hardware's cluster launch control for code compiled for
+// sm_100 and newer and counter_t below; emulated the faithful emulation.
 struct for_each_policy
 {
   int block_threads;
   int rounds;
   int cluster;
   clc::backend_id backend;
-  int shared_rounds      = 0;
-  for_each_claims claims = for_each_claims::tiles;
+  int shared_rounds = 0;
+  int waves         = 1;
+  int occupancy     = 0;
 };
 
 // reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
@@ -90,7 +84,7 @@ struct drain_policy
 constexpr bool operator==(const for_each_policy& a, const for_each_policy& b)
 {
   return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend
-      && a.shared_rounds == b.shared_rounds && a.claims == b.claims;
+      && a.shared_rounds == b.shared_rounds && a.waves == b.waves && a.occupancy == b.occupancy;
 }
 constexpr bool operator==(const reduce_policy& a, const reduce_policy& b)
 {
@@ -101,13 +95,15 @@ constexpr bool operator==(const drain_policy& a, const drain_policy& b)
   return a.block_threads == b.block_threads && a.batch == b.batch;
 }
 
-// The defaults. sm_90 values measured on an H100 (docs/device.md); sm_100 and newer are the same
-// values with the hardware's cluster launch control, argued there and not measured (no such GPU).
+// The defaults. for_each: chosen on an H100 on real work (the policy sweep of
+// benchmarks/device_real_work.cu, docs/device.md): the best worst case and geometric mean of its
+// policies; sm_100 and newer take the same values with the hardware's cluster launch control,
+// argued there and not measured (no such GPU). reduce and drain: measured on an H100 too.
 struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {512, 64, 1, clc::backend_id::automatic, 16};
+    return {128, 8, 1, clc::backend_id::automatic, 4};
   }
 };
 struct reduce_selector

@@ -173,8 +173,9 @@ __device__ bool last_block(const last_block_ticket<Count>& t)
   }
   else
   {
-    const auto unit = static_cast<::cuda::std::uint32_t>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
-    if (!detail::ticket_in_range<Count>(t.sink_, units, unit == 0 && detail::linear_thread() == 0))
+    const auto unit   = static_cast<::cuda::std::uint32_t>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+    const bool origin = blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0; // (unit wraps beyond 2^32: R18)
+    if (!detail::ticket_in_range<Count>(t.sink_, units, origin && detail::linear_thread() == 0))
     {
       return false;
     }
@@ -209,7 +210,9 @@ __device__ bool last_cluster(const last_block_ticket<Count>& t)
       unit = static_cast<::cuda::std::uint32_t>(
         ptx::get_sreg_clusterid_x()
         + ptx::get_sreg_nclusterid_x() * (ptx::get_sreg_clusterid_y() + ptx::get_sreg_nclusterid_y() * ptx::get_sreg_clusterid_z()));
-      if (!detail::ticket_in_range<Count>(t.sink_, units, unit == 0 && rank == 0 && leader))
+      const bool origin = ptx::get_sreg_clusterid_x() == 0 && ptx::get_sreg_clusterid_y() == 0
+                       && ptx::get_sreg_clusterid_z() == 0; // (unit wraps beyond 2^32: R18)
+      if (!detail::ticket_in_range<Count>(t.sink_, units, origin && rank == 0 && leader))
       {
         return false;
       }

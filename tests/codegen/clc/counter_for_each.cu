@@ -41,6 +41,7 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // SASS:       STS.128 [UR{{[0-9]+}}], R{{[0-9]+}} ;
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|LDS|STG}}
 // SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
-// SASS-NEXT:  LDS.128
+// SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|STG|BAR|BRA}}
+// SASS:       LDS.128
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
 // SASS:       EXIT ;

@@ -21,7 +21,7 @@ struct mark
   }
 };
 
-template __global__ void ptxw::device::detail::for_each_kernel<512, 1, 0 /* automatic */, unsigned, 1,
+template __global__ void ptxw::device::detail::for_each_kernel<512, 1, 0 /* automatic */, 0, unsigned, 1,
                                                                 mark>(
   ptxw::device::shape<1>, unsigned long long, int, int, bool, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
 

@@ -1,12 +1,14 @@
 // R9 and R18 for ptxw/device/: a selector's policies are checked at compile time for every
 // architecture of the build -- the hardware backend where the build has sm_90a, a block size
-// that is not whole warps, more shared rounds than a tile has, a drain batch outside [1, 32], a
-// reduce that loads fewer than 4 items.
+// that is not whole warps, more shared rounds than a tile has, no wave, a negative occupancy, a
+// drain batch outside [1, 32], a reduce that loads fewer than 4 items.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -cuda -o /dev/null %s
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
+// RUN: not %nvcc -cuda -o /dev/null -DCASE_NO_WAVE %s 2>&1 | FileCheck %s --check-prefix=WAVES
+// RUN: not %nvcc -cuda -o /dev/null -DCASE_OCCUPANCY %s 2>&1 | FileCheck %s --check-prefix=WAVES
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_DRAIN_BATCH %s 2>&1 | FileCheck %s --check-prefix=DRAIN_BATCH
 // RUN: not %nvcc -cuda -o /dev/null -DCASE_REDUCE_ITEMS %s 2>&1 | FileCheck %s --check-prefix=REDUCE_ITEMS
 //
@@ -33,12 +35,12 @@ struct item_op
   }
 };
 
-template <int Threads, ptxw::clc::backend_id B, int Shared = 0>
+template <int Threads, ptxw::clc::backend_id B, int Shared = 0, int Waves = 1, int Occupancy = 0>
 struct for_each_with
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    return {Threads, 8, 1, B, Shared};
+    return {Threads, 8, 1, B, Shared, Waves, Occupancy};
   }
 };
 struct drain_with_batch_0
@@ -62,6 +64,10 @@ using for_each_sel = for_each_with<256, ptxw::clc::backend_id::hardware>;
 using for_each_sel = for_each_with<100, ptxw::clc::backend_id::automatic>;
 #elif defined(CASE_SHARED_ROUNDS)
 using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 9>;
+#elif defined(CASE_NO_WAVE)
+using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 4, 0>;
+#elif defined(CASE_OCCUPANCY)
+using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 4, 1, -1>;
 #else
 using for_each_sel = ptxw::device::for_each_selector;
 #endif
@@ -86,5 +92,6 @@ void calls(void* t, std::size_t& b, unsigned* p, const int* in, long long* out, 
 // HARDWARE_ON_SM90: error: static assertion failed with "ptxw: R9 target: the selector picks a backend the architecture does not have
 // PARTIAL_WARP: error: static assertion failed with "ptxw: R18 in range: a for_each_policy's block_threads is a multiple of 32 in [32, 1024]"
 // SHARED_ROUNDS: error: static assertion failed with "ptxw: R18 in range: a for_each_policy shares 0 to rounds of a tile's rounds"
+// WAVES: error: static assertion failed with "ptxw: R18 in range: a for_each_policy has waves >= 1 and an occupancy >= 0 (0: as ptxas chooses)"
 // DRAIN_BATCH: error: static assertion failed with "ptxw: R18 in range: a drain_policy's batch is in [1, 32]"
 // REDUCE_ITEMS: error: static assertion failed with "ptxw: R18 in range: a reduce_policy loads a multiple of 4 items per thread
