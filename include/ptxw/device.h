@@ -4,4 +4,5 @@
 
 #include <ptxw/device/drain.h>
 #include <ptxw/device/for_each_canceled.h>
+#include <ptxw/device/for_each_with_state.h>
 #include <ptxw/device/reduce.h>

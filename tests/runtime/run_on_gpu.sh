@@ -26,6 +26,8 @@ conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCovera
 conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
 # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
 device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
+# for_each_with_state: a privatised histogram, one wave and the emulation (docs/device_state.md).
+device+=':DeviceState.SmallPrivatisedHistogram'
 for tool in memcheck racecheck synccheck; do
   for run in "ptxw_runtime_tests $conforming" "ptxw_device_tests $device"; do
     set -- $run
@@ -59,3 +61,7 @@ echo "last-block reduction benchmark: exit $?"
 echo "device for_each on real work: exit $?"
 "$build/benchmarks/ptxw_bench_device_for_each" > "$out/device-for-each.txt" 2>&1
 echo "device for_each on waits: exit $?"
+# Per-CTA state: privatised histograms against CUB's HistogramEven, tables against a plain launch
+# (docs/device_state.md).
+"$build/benchmarks/ptxw_bench_device_state" --out "$out/device-state.csv" > "$out/device-state.txt" 2>&1
+echo "device for_each_with_state: exit $?"

@@ -1,0 +1,498 @@
+// ptxw/device/for_each_with_state.h: for_each_canceled with per-CTA state -- a set-up once per CTA
+// that runs, the body per index, a flush once per CTA -- the form work stealing pays for: what a
+// plain launch repeats for every block (shared-memory tables, privatised accumulators, staged
+// filters) is paid once per CTA that runs instead.
+//
+//   struct histogram                              // privatised bins in shared memory
+//   {
+//     struct state { unsigned bins[256]; };       // per CTA, in shared memory, sized by the type
+//     const unsigned char* in; unsigned* out;
+//     __device__ void setup(state& s) const       // every thread, once, before the CTA's first index
+//     { for (int b = threadIdx.x; b < 256; b += blockDim.x) s.bins[b] = 0; }
+//     __device__ void operator()(state& s, unsigned long long i) const   // once per index, any thread
+//     { atomicAdd(&s.bins[in[i]], 1u); }
+//     __device__ void flush(state& s) const       // every thread, once, after the CTA's last index
+//     { for (int b = threadIdx.x; b < 256; b += blockDim.x) if (s.bins[b]) atomicAdd(out + b, s.bins[b]); }
+//   };
+//   std::size_t bytes = 0;
+//   ptxw::device::for_each_with_state(nullptr, bytes, n, histogram{in, out});          // size query
+//   ptxw::device::for_each_with_state(temp, bytes, n, histogram{in, out}, stream);     // runs
+//   ptxw::device::for_each_with_state(n, histogram{in, out}, ptxw::device::env{stream});   // both phases
+//   ptxw::device::for_each_with_state<my_selector>(temp, bytes, n, op);                // a policy per cc
+//
+// The op: a type with
+//   - `state`, its per-CTA state: trivially default-constructible and destructible, aligned to at
+//     most 16 bytes, within a CTA's shared memory (it is the kernel's dynamic shared memory, so it
+//     may exceed 48 KiB); never initialised by ptxw: setup() does that;
+//   - `setup(state&)` (optional): called by every thread of a CTA that runs, once, before the CTA's
+//     first index, and never in a CTA that was canceled (cluster launch control never starts one;
+//     the emulation, which launches it, returns before). A barrier of the CTA follows it;
+//   - `operator()(state&, i)` (or `(state&, x, y[, z])` for a shape): once per index, by any
+//     thread of the CTA, in divergent code (it must not synchronise with other threads, as in
+//     for_each_canceled);
+//   - `flush(state&)` (optional): called by every thread of a CTA that ran setup(), once, after a
+//     barrier of the CTA that follows its last index.
+// setup() and flush() may use __syncthreads() (every thread of the CTA calls them, converged).
+//
+// The schedule is for_each_canceled's (device/for_each_tiles.h): CTAs steal tiles of the index
+// space through cluster launch control -- the hardware's on sm_100 and newer; on sm_90 counter_t,
+// which launches only the prefix of the grid the GPU holds at once -- so set-up and flush run once
+// per CTA that runs, not once per tile. Inside a tile each thread walks its own indices, the tile's
+// last shared_rounds going to whichever thread is free first. Where every tile fits on the GPU at
+// once there is nothing to steal: each CTA runs its tile (set-up, tile, flush) with no scheduler.
+// Unlike for_each_canceled, a policy bounds the tiles from above as well (min_rounds): below a wave
+// of tiles of min_rounds rows fewer CTAs run, each paying its set-up for more indices.
+//
+// Errors, before anything is written or launched (CUB's contract, as for_each_canceled):
+//   cudaErrorInvalidValue    a temporary storage smaller than the size query reported; a negative
+//                            n; a shape whose indices overflow 64 bits, or with more tiles than a
+//                            grid holds (2^31 - 1)
+//   cudaErrorInvalidDevice   a stream of another device than the current one
+//   cudaErrorInvalidDeviceFunction  the build has no cubin for the device (its policy is unknown)
+// An empty shape is a valid no-op that launches nothing. Then: a state larger than the device lets
+// a CTA have (cudaFuncSetAttribute's error), or the launch's error. docs/device_state.md has the
+// figures against CUB and against a plain launch.
+#pragma once
+
+#include <ptxw/device/env.h>
+#include <ptxw/device/for_each_tiles.h>
+#include <ptxw/device/temp_storage.h>
+
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <atomic>
+
+PTXW_NAMESPACE_BEGIN
+namespace device {
+// for_each_with_state: CTAs of block_threads threads steal tiles of block_threads * rounds indices
+// by cluster launch control; inside a tile each thread walks its own indices of the first rounds -
+// shared_rounds rounds, and the last shared_rounds go to whichever thread of the CTA is free first.
+// Tiles come in whole waves of the CTAs that fit at once -- at least `waves` where every tile keeps
+// a row -- with the indices shared out evenly (for_each_policy's plan), but never more tiles than
+// rows / min_rounds: a small n runs on fewer CTAs, each with min_rounds rows or more, instead of a
+// row on every CTA that fits (each CTA pays its set-up and flush). occupancy, where not 0, is the
+// CTAs per SM the kernel is compiled for (__launch_bounds__); the state's shared memory bounds
+// them too. backend: who hands the tiles out (ptxw/clc/backends.h). No clusters: the state is the CTA's.
+struct for_each_state_policy
+{
+  int block_threads;
+  int rounds;
+  clc::backend_id backend;
+  int shared_rounds = 0;
+  int min_rounds    = 1;
+  int waves         = 1;
+  int occupancy     = 0;
+};
+
+constexpr bool operator==(const for_each_state_policy& a, const for_each_state_policy& b)
+{
+  return a.block_threads == b.block_threads && a.rounds == b.rounds && a.backend == b.backend
+      && a.shared_rounds == b.shared_rounds && a.min_rounds == b.min_rounds && a.waves == b.waves
+      && a.occupancy == b.occupancy;
+}
+
+// The default: 256 threads (a state is shared by more threads, and fewer CTAs pay its set-up), tiles
+// of up to 16 rounds, the last 4 shared, at least 4 rows a tile. Argued, not measured: see
+// docs/device_state.md; benchmarks/device_state.cu --sweep measures the alternatives.
+struct for_each_state_selector
+{
+  constexpr for_each_state_policy operator()(compute_capability) const
+  {
+    return {256, 16, clc::backend_id::automatic, 4, 4};
+  }
+};
+
+namespace detail {
+// ---- the op's interface, and what its state must be (R18) ----
+template <class Op, class = void>
+inline constexpr bool has_state = false;
+template <class Op>
+inline constexpr bool has_state<Op, ::cuda::std::void_t<typename Op::state>> = true;
+
+template <class Op, bool = has_state<Op>>
+struct state_of
+{
+  struct type // stands in where the op has none, so that the one error is R18's
+  {};
+};
+template <class Op>
+struct state_of<Op, true>
+{
+  using type = typename Op::state;
+};
+template <class Op>
+using state_t = typename state_of<Op>::type;
+
+template <class Op, class = void>
+inline constexpr bool has_setup = false;
+template <class Op>
+inline constexpr bool has_setup<Op, ::cuda::std::void_t<decltype(::cuda::std::declval<Op&>().setup(
+                                      ::cuda::std::declval<state_t<Op>&>()))>> = true;
+template <class Op, class = void>
+inline constexpr bool has_flush = false;
+template <class Op>
+inline constexpr bool has_flush<Op, ::cuda::std::void_t<decltype(::cuda::std::declval<Op&>().flush(
+                                      ::cuda::std::declval<state_t<Op>&>()))>> = true;
+
+// The most dynamic shared memory a CTA may opt into on architecture `arch` (900, 1000, ...), less
+// 1 KiB for the scheduler's own __shared__ variables: 227 KiB on sm_90, sm_100, sm_103 and sm_110,
+// 99 KiB on sm_120 and sm_121.
+constexpr std::size_t max_state_bytes(int arch)
+{
+  return (arch / 10 >= 120 ? 101376u : 232448u) - 1024u;
+}
+
+template <class Op>
+inline constexpr bool state_op_ok =
+  has_state<Op> && ::cuda::std::is_trivially_default_constructible_v<state_t<Op>>
+  && ::cuda::std::is_trivially_destructible_v<state_t<Op>> && alignof(state_t<Op>) <= 16;
+
+// The op's state, checked (R18); whether it passed, so that nothing is instantiated for an op that
+// did not (one error, not a cascade).
+template <class Op>
+constexpr bool check_state_op()
+{
+  static_assert(has_state<Op>, PTXW_RULE(R18) "a for_each_with_state op names its per-CTA state: a type Op::state");
+  using state = state_t<Op>;
+  static_assert(::cuda::std::is_trivially_default_constructible_v<state> && ::cuda::std::is_trivially_destructible_v<state>,
+                PTXW_RULE(R18) "an op's state is trivially default-constructible and destructible (it lives in "
+                               "shared memory that setup() initialises)");
+  static_assert(alignof(state) <= 16, PTXW_RULE(R18) "an op's state is aligned to at most 16 bytes");
+  return state_op_ok<Op>;
+}
+
+template <class Op>
+__device__ void setup_of(Op& op, state_t<Op>& s)
+{
+  if constexpr (has_setup<Op>)
+  {
+    op.setup(s);
+  }
+  else
+  {
+    (void) op, (void) s;
+  }
+}
+template <class Op>
+__device__ void flush_of(Op& op, state_t<Op>& s)
+{
+  if constexpr (has_flush<Op>)
+  {
+    op.flush(s);
+  }
+  else
+  {
+    (void) op, (void) s;
+  }
+}
+
+// ---- the plan ----
+// The tile plan's policy (device/for_each_tiles.h), without clusters.
+constexpr for_each_policy tiles_of(const for_each_state_policy& p)
+{
+  return {p.block_threads, p.rounds, 1, p.backend, p.shared_rounds, p.waves, p.occupancy};
+}
+
+// for_each's plan (whole waves within the policy's rounds), then no more tiles than rows /
+// min_rounds (at least one), in whole waves where that is a wave or more: every tile keeps at least
+// min_rounds rows where n has them. As 2 * min_rounds <= rounds, the cut never applies where
+// for_each's plan needs two waves or more (it would have to cut below the fewest waves), so
+// the tiles keep at most the policy's rounds; min_rounds 1 is for_each's plan.
+constexpr for_each_plan plan_with_state(const for_each_state_policy& p, unsigned long long n,
+                                        unsigned long long resident)
+{
+  const for_each_policy tp      = tiles_of(p);
+  for_each_plan pl              = plan(tp, n, resident);
+  const unsigned long long r    = rows(tp, n);
+  const unsigned long long cut  = r / p.min_rounds > 0 ? r / p.min_rounds : 1;
+  const unsigned long long most = cut >= resident && resident > 0 ? cut / resident * resident : cut;
+  if (pl.tiles > most)
+  {
+    pl.tiles  = most;
+    pl.units  = most;
+    pl.rounds = static_cast<int>(r / most + (r % most != 0));
+    pl.shared = pl.rounds * p.shared_rounds / p.rounds;
+  }
+  return pl;
+}
+
+// Units of the emulation's claims and responses, the most over the build's policies: at most rows /
+// min_rounds tiles (not the device's: the size never depends on the device).
+template <class Selector, int I = 0>
+constexpr unsigned long long state_claiming_units(unsigned long long n)
+{
+  if constexpr (I == build_arch_count)
+  {
+    (void) n;
+    return 0;
+  }
+  else
+  {
+    constexpr for_each_state_policy p = policy_at<Selector>(I);
+    const unsigned long long others   = state_claiming_units<Selector, I + 1>(n);
+    if constexpr (claims_per_unit<p.backend>)
+    {
+      const unsigned long long r     = rows(tiles_of(p), n);
+      const unsigned long long units = r / p.min_rounds > 0 ? r / p.min_rounds : 1;
+      return units > others ? units : others;
+    }
+    else
+    {
+      return others;
+    }
+  }
+}
+
+// The scheduler's memory, as for_each_canceled's: counters (2 x u64), the emulation's claims (u32
+// per unit) and responses (uint4 per unit).
+template <class Selector>
+constexpr temp_layout<3> state_layout(unsigned long long n)
+{
+  const unsigned long long units = state_claiming_units<Selector>(n);
+  return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
+}
+
+template <class Selector, class Op, int I>
+constexpr bool check_state_policy()
+{
+  constexpr for_each_state_policy p = policy_at<Selector>(I);
+  static_assert(p.block_threads >= 32 && p.block_threads <= 1024 && p.block_threads % 32 == 0,
+                PTXW_RULE(R18) "a for_each_state_policy's block_threads is a multiple of 32 in [32, 1024]");
+  static_assert(p.rounds >= 1 && p.shared_rounds >= 0 && p.shared_rounds <= p.rounds,
+                PTXW_RULE(R18) "a for_each_state_policy has rounds >= 1 and shares 0 to rounds of them");
+  static_assert(p.min_rounds == 1 || (p.min_rounds > 1 && 2 * p.min_rounds <= p.rounds),
+                PTXW_RULE(R18) "a for_each_state_policy's min_rounds is 1, or at most half its rounds");
+  static_assert(p.waves >= 1 && p.occupancy >= 0,
+                PTXW_RULE(R18) "a for_each_state_policy has waves >= 1 and an occupancy >= 0 (0: as ptxas chooses)");
+  static_assert(build_archs[I] / 10 >= clc::detail::first_sm<p.backend>(),
+                PTXW_RULE(R9) "the selector picks a backend the architecture does not have: "
+                "for_each_with_state needs sm_90, its hardware backend sm_100 or newer");
+  static_assert(sizeof(state_t<Op>) <= max_state_bytes(build_archs[I]),
+                PTXW_RULE(R18) "an op's state fits in a CTA's shared memory on every architecture of the build "
+                               "(226 KiB on sm_90 and sm_100, 98 KiB on sm_120)");
+  return true;
+}
+
+// ---- the kernel ----
+template <int Threads, int B, int Occupancy, class Index, int Rank, class Op>
+__global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_each_state_kernel(
+  shape<Rank> s, unsigned long long n, int rounds, int shared, bool scheduled, Op op,
+  clc::context<backend_t<clc::backend_id{B}>> ctx)
+{
+#if defined(__CUDA_ARCH__)
+  // Other architectures of the build never launch it.
+  if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>())
+  {
+    // The state: the kernel's dynamic shared memory (sizeof(state) bytes at the launch).
+    extern __shared__ __align__(16) unsigned char ptxw_device_state[];
+    state_t<Op>& st = *reinterpret_cast<state_t<Op>*>(ptxw_device_state);
+    // The tiles, as for_each_canceled's (device/for_each_tiles.h): tile b's round r is the Threads
+    // indices from (r * tiles + b) * Threads; each thread walks its own indices of the first rounds -
+    // shared rounds; index j of the last `shared` rounds is the j-th claim on a shared counter, and
+    // every thread stops at its first claim beyond them, so a tile takes exactly pool + Threads
+    // claims and the next tile's claims start there.
+    const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
+    const int own                   = rounds - shared;
+    const unsigned pool             = static_cast<unsigned>(shared) * Threads;
+    __shared__ unsigned claims;
+    if (threadIdx.x == 0)
+    {
+      claims = 0; // published by the barrier after setup(), before any claim
+    }
+    auto body = [&](auto... index) {
+      op(st, index...);
+    };
+    unsigned base = 0; // claims before this tile's
+    auto tile     = [&](dim3 block) {
+      const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
+      unsigned long long i           = first + threadIdx.x;
+      for (int r = 0; r < own && i < n; ++r, i += stride)
+      {
+        invoke<Index>(body, s, i);
+      }
+      for (unsigned j; (j = atomicAdd(&claims, 1u) - base) < pool;)
+      {
+        if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
+        {
+          invoke<Index>(body, s, k);
+        }
+      }
+      base += pool + Threads;
+    };
+    // Set-up once per CTA that runs: the prologue, which a canceled CTA never reaches. The barrier
+    // after it: every thread's set-up (and `claims`) before any index.
+    bool ran     = false;
+    auto prologue = [&] {
+      ran = true;
+      setup_of(op, st);
+      __syncthreads();
+    };
+    if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
+    {
+      prologue();
+      tile(blockIdx);
+    }
+    else
+    {
+      for_each_canceled_block<1>(ctx, prologue, tile);
+    }
+    // Flush once per CTA that ran its set-up (`ran` is the CTA's: every thread runs the prologue or
+    // none does), after every thread's last index.
+    if (ran)
+    {
+      __syncthreads();
+      flush_of(op, st);
+    }
+  }
+#else
+  (void) s, (void) n, (void) rounds, (void) shared, (void) scheduled, (void) op, (void) ctx;
+#endif
+}
+
+// The CTAs of Kernel (block_threads threads, `smem` bytes of dynamic shared memory) the GPU holds at
+// once, remembered per device; beyond 48 KiB the kernel is first allowed that much
+// (cudaFuncAttributeMaxDynamicSharedMemorySize, once per device: the attribute is the context's).
+template <auto Kernel>
+cudaError_t resident_with_state(int device, int block_threads, std::size_t smem, unsigned long long& units)
+{
+  static std::atomic<unsigned long long> known[256]; // per device ordinal; 0: not asked yet
+  units = device < 256 ? known[device].load(std::memory_order_relaxed) : 0;
+  if (units != 0)
+  {
+    return cudaSuccess;
+  }
+  if (smem > 48 * 1024)
+  {
+    if (const cudaError_t err =
+          cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+        err != cudaSuccess)
+    {
+      return err;
+    }
+  }
+  const cudaError_t err = clc::detail::resident_units(Kernel, dim3(block_threads), smem, dim3(1), units);
+  if (err == cudaSuccess && device < 256)
+  {
+    known[device].store(units, std::memory_order_relaxed);
+  }
+  return err;
+}
+
+// The launch for the build architecture I: its plan, its scheduler's memory set on the stream where
+// it steals, and the kernel with the state as its dynamic shared memory.
+template <class Selector, int I, class Index, int Rank, class Op>
+cudaError_t for_each_state_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned long long n, Op& op,
+                                 cudaStream_t stream, int device)
+{
+  constexpr for_each_state_policy p = policy_at<Selector>(I);
+  using backend                     = backend_t<p.backend>;
+  constexpr auto* kernel =
+    for_each_state_kernel<p.block_threads, static_cast<int>(p.backend), p.occupancy, Index, Rank, Op>;
+  constexpr std::size_t smem  = sizeof(state_t<Op>);
+  unsigned long long resident = 0;
+  if (const cudaError_t err = resident_with_state<kernel>(device, p.block_threads, smem, resident); err != cudaSuccess)
+  {
+    return err;
+  }
+  const for_each_plan pl = plan_with_state(p, n, resident);
+  // Tiles that all fit at once run without stealing; the emulation runs its protocol even then.
+  constexpr bool claims = claims_per_unit<p.backend>;
+  const bool scheduled  = claims || pl.units > resident;
+  const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
+                                       + pl.units * sizeof(::cuda::std::uint32_t)
+                                   : 2 * sizeof(unsigned long long);
+  if (const cudaError_t err = scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+      err != cudaSuccess)
+  {
+    return err;
+  }
+  const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(1);
+  const clc::detail::launch_plan lp{static_cast<unsigned long long*>(parts[0]),
+                                    static_cast<::cuda::std::uint32_t*>(parts[1]),
+                                    static_cast<uint4*>(parts[2]),
+                                    {grid.x, grid.y, grid.z},
+                                    {cluster.x, cluster.y, cluster.z},
+                                    1u,
+                                    0u,
+                                    0x9e3779b9u};
+  constexpr clc::detail::backend_row row = clc::detail::row_for<backend>(build_archs[I] / 10);
+  const auto ctx      = clc::detail::make_context<backend>(lp, row.id, nullptr);
+  const dim3 launched = row.resident_prefix ? clc::detail::resident_prefix(grid, cluster, resident) : grid;
+  kernel<<<launched, block, smem, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
+  return cudaGetLastError();
+}
+
+// Both forms' steps, in the order of the header's errors.
+template <class Selector, class Index, int Rank, class Op>
+cudaError_t for_each_state_two_phase(void* d_temp_storage, std::size_t& temp_storage_bytes, const shape<Rank>& s,
+                                     Op& op, cudaStream_t stream)
+{
+  if constexpr (!check_state_op<Op>())
+  {
+    (void) d_temp_storage, (void) temp_storage_bytes, (void) s, (void) op, (void) stream;
+    return cudaErrorInvalidValue;
+  }
+  else
+  {
+    unsigned long long n = 0;
+    if (!volume(s, n))
+    {
+      return cudaErrorInvalidValue;
+    }
+    for (int i = 0; i < build_arch_count; ++i)
+    {
+      if (const for_each_state_policy p = policy_at<Selector>(i); rows(tiles_of(p), n) / p.rounds >= 0x7fffffffull)
+      {
+        return cudaErrorInvalidValue;
+      }
+    }
+    void* parts[3];
+    if (const cudaError_t err = two_phase(state_layout<Selector>(n), d_temp_storage, temp_storage_bytes, parts);
+        err != cudaSuccess || d_temp_storage == nullptr || n == 0)
+    {
+      return err;
+    }
+    return dispatch_on_device<Selector>(stream, [&](auto arch, int device) -> cudaError_t {
+      constexpr int I = decltype(arch)::value;
+      static_assert(check_state_policy<Selector, Op, I>());
+      return for_each_state_tiles<Selector, I, Index>(parts, s, n, op, stream, device);
+    });
+  }
+}
+} // namespace detail
+
+// op(state, x[, y[, z]]) for every index of s, with op.setup(state) and op.flush(state) once per CTA
+// that runs; the two-phase call.
+template <class Selector = for_each_state_selector, int Rank, class Op>
+cudaError_t for_each_with_state(void* d_temp_storage, std::size_t& temp_storage_bytes, shape<Rank> s, Op op,
+                                cudaStream_t stream = 0)
+{
+  return detail::for_each_state_two_phase<Selector, unsigned long long>(d_temp_storage, temp_storage_bytes, s, op,
+                                                                        stream);
+}
+
+// op(state, i) for i in [0, num_items), i of NumItems' type.
+template <class Selector = for_each_state_selector, class NumItems, class Op,
+          ::cuda::std::enable_if_t<::cuda::std::is_integral_v<NumItems>, int> = 0>
+cudaError_t for_each_with_state(void* d_temp_storage, std::size_t& temp_storage_bytes, NumItems num_items, Op op,
+                                cudaStream_t stream = 0)
+{
+  shape<1> s{};
+  if (!detail::item_count(num_items, s.extent[0]))
+  {
+    return cudaErrorInvalidValue;
+  }
+  return detail::for_each_state_two_phase<Selector, NumItems>(d_temp_storage, temp_storage_bytes, s, op, stream);
+}
+
+// Both phases, with temporary storage from e.resource.
+template <class Selector = for_each_state_selector, class Extent, class Op, class Resource = stream_ordered_resource>
+cudaError_t for_each_with_state(Extent extent, Op op, env<Resource> e = {})
+{
+  return detail::with_temp_storage(e, [&](void* d_temp_storage, std::size_t& bytes) {
+    return for_each_with_state<Selector>(d_temp_storage, bytes, extent, op, e.stream);
+  });
+}
+} // namespace device
+PTXW_NAMESPACE_END
