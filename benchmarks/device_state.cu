@@ -30,7 +30,7 @@
 //
 // Timing: for each workload and n, every contender is called once untimed; then --reps rounds, each
 // timing every contender in turn (A B C A B C ...): K calls back to back from an idle GPU, per call,
-// K = 1 where the reference's (CUB's, or plain's for the tables) first call took 200 us or more,
+// K = 1 where the reference's (CUB's, or plain's for the tables) call, timed once warm, took 200 us or more,
 // else up to 16 (so a short call's host work overlaps the GPU's, as in a stream of calls). Min,
 // median and max of the rounds are kept; ratios are reference / ptxw on the mins (above 1: ptxw
 // faster), and the spread is (max - min) / min.
@@ -376,7 +376,7 @@ struct table_op
     __syncthreads(); // setup() is called by every thread of the CTA, converged
     for (int k = threadIdx.x; k <= Entries; k += blockDim.x)
     {
-      const float u = static_cast<float>(k) / static_cast<float>(Entries);
+      const float u = __fdiv_rn(static_cast<float>(k), static_cast<float>(Entries));
       float r       = s.c[Degree];
 #pragma unroll 8
       for (int d = Degree - 1; d >= 0; --d)
@@ -388,11 +388,13 @@ struct table_op
   }
   static __device__ float lookup(const state& s, float v)
   {
-    const float u = fminf(fmaxf(v, 0.0f), 1.0f) * static_cast<float>(Entries);
+    // Rounded operations only (no contraction the compiler might make in one kernel and not in the
+    // other): ptxw's and the plain launch's outputs are compared bit for bit.
+    const float u = __fmul_rn(fminf(fmaxf(v, 0.0f), 1.0f), static_cast<float>(Entries));
     const int j   = min(static_cast<int>(u), Entries - 1);
-    const float f = u - static_cast<float>(j);
+    const float f = __fsub_rn(u, static_cast<float>(j));
     const float a = s.t[j];
-    return fmaf(f, s.t[j + 1] - a, a);
+    return fmaf(f, __fsub_rn(s.t[j + 1], a), a);
   }
   __device__ void operator()(state& s, unsigned long long i) const
   {
@@ -766,24 +768,32 @@ public:
     }
   };
 
+  // One HistogramEven call: the size query where temp is null. CUB's size query does the dispatch's
+  // device queries (its storage depends on its grid), so the timed calls reuse one answer.
   template <class Sample, int Bins, int Copies>
-  void cub_histogram(const hist_case<Sample, Bins, Copies>& h)
+  static void cub_histogram(const hist_case<Sample, Bins, Copies>& h, void* temp, std::size_t& bytes)
   {
-    std::size_t bytes = 0;
-    const int count   = static_cast<int>(h.n);
+    const int count = static_cast<int>(h.n);
     if constexpr (sizeof(Sample) == 1)
     {
-      PTXW_BENCH_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, h.in, h.out, Bins + 1, 0, 256, count));
-      cub_temp_.reserve(bytes);
-      PTXW_BENCH_CHECK(cub::DeviceHistogram::HistogramEven(cub_temp_.get(), bytes, h.in, h.out, Bins + 1, 0, 256, count));
+      PTXW_BENCH_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, h.in, h.out, Bins + 1, 0, 256, count));
     }
     else
     {
-      PTXW_BENCH_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, h.in, h.out, Bins + 1, 0.0f, 1.0f, count));
-      cub_temp_.reserve(bytes);
-      PTXW_BENCH_CHECK(
-        cub::DeviceHistogram::HistogramEven(cub_temp_.get(), bytes, h.in, h.out, Bins + 1, 0.0f, 1.0f, count));
+      PTXW_BENCH_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, h.in, h.out, Bins + 1, 0.0f, 1.0f, count));
     }
+  }
+  // CUB's storage for h, once; then a call that reuses it.
+  template <class Sample, int Bins, int Copies>
+  auto cub_caller(const hist_case<Sample, Bins, Copies>& h)
+  {
+    std::size_t bytes = 0;
+    cub_histogram(h, nullptr, bytes);
+    cub_temp_.reserve(bytes);
+    return [this, h, bytes] {
+      std::size_t b = bytes;
+      cub_histogram(h, cub_temp_.get(), b);
+    };
   }
 
   template <class Selector, class Sample, int Bins, int Copies>
@@ -853,8 +863,10 @@ public:
     {
       const hc h{name, samples, 1ull << k, out.get()};
       // CUB's histogram: the reference (its bins must add up to n).
+      const auto cub_call = cub_caller(h);
+      cub_call(); // warm: its kernels loaded
       PTXW_BENCH_CHECK(cudaMemset(out.get(), 0xab, Bins * sizeof(unsigned)));
-      const double first = timed(1, [&](int) { cub_histogram(h); });
+      const double first = timed(1, [&](int) { cub_call(); });
       const std::vector<unsigned> ref = dbuf_download(out.get(), Bins);
       unsigned long long total        = 0;
       for (unsigned v : ref)
@@ -878,7 +890,7 @@ public:
       auto run               = [&](int c, int call) {
         if (c == cub)
         {
-          cub_histogram(h);
+          cub_call();
         }
         else if (c == ptxw)
         {
@@ -948,6 +960,7 @@ public:
         return op_t{reinterpret_cast<const float4*>(xs), reinterpret_cast<float4*>(y.get()), dc.get(), tally(call)};
       };
       // The reference: the plain launch's first call, checked on the CPU at 4096 points.
+      plain_call(op(0), idx); // warm: the kernel loaded
       PTXW_BENCH_CHECK(cudaMemset(y.get(), 0xff, n * sizeof(float)));
       const double first = timed(1, [&](int call) { plain_call(op(call), idx); });
       check_tally(1, idx, name + " at " + std::to_string(n) + ", plain (reference)");
@@ -1059,7 +1072,7 @@ public:
   // ---- the sweep ----
 
   template <class Run, class Reference>
-  void sweep_cell(const std::string& cell, int calls, Reference&& reference, Run&& run)
+  void sweep_cell(const std::string& workload, int log2n, int calls, Reference&& reference, Run&& run)
   {
     std::vector<double> ref;
     std::vector<std::vector<double>> t(sweep_names_.size());
@@ -1078,14 +1091,16 @@ public:
         }
       });
     }
-    const Stats sr = stats_of(ref);
+    const std::string cell = workload + " " + pow2(log2n);
+    const Stats sr         = stats_of(ref);
+    csv_.row("sweep", workload, log2n, "reference", "", calls, ref.size(), sr);
     std::printf("%-26s reference %9.1f us |", cell.c_str(), sr.min);
     for (std::size_t j = 0; j < t.size(); ++j)
     {
       const Stats s = stats_of(t[j]);
       sweep_ratio_[j].push_back(sr.min / s.min);
       std::printf(" %6.3f", sr.min / s.min);
-      csv_.row("sweep", cell, 0, "ptxw", sweep_names_[j], calls, t[j].size(), s);
+      csv_.row("sweep", workload, log2n, "ptxw", sweep_names_[j], calls, t[j].size(), s);
     }
     std::printf("\n");
     std::fflush(stdout);
@@ -1105,13 +1120,15 @@ public:
     for (int k : sizes())
     {
       const hc h{name, samples, 1ull << k, out.get()};
-      const double first              = timed(1, [&](int) { cub_histogram(h); });
+      const auto cub_call = cub_caller(h);
+      cub_call(); // warm
+      const double first              = timed(1, [&](int) { cub_call(); });
       const std::vector<unsigned> ref = dbuf_download(out.get(), Bins);
       const int calls                 = calls_for(first);
       sweep_cell(
-        name + " " + pow2(k), calls,
+        name, k, calls,
         [&](int m) {
-          const double us = timed(m, [&](int) { cub_histogram(h); });
+          const double us = timed(m, [&](int) { cub_call(); });
           check_histogram(h, ref, m, false, "CUB");
           return us;
         },
@@ -1142,7 +1159,9 @@ public:
       auto op                    = [&](int call) {
         return op_t{reinterpret_cast<const float4*>(xs), reinterpret_cast<float4*>(y.get()), dc.get(), tally(call)};
       };
+      plain_call(op(0), idx); // warm
       const double first = timed(1, [&](int call) { plain_call(op(call), idx); });
+      check_tally(1, idx, name + " at " + std::to_string(n) + ", plain (reference)");
       PTXW_BENCH_CHECK(cudaMemcpy(ref.get(), y.get(), n * sizeof(float), cudaMemcpyDeviceToDevice));
       const int calls = calls_for(first);
       auto measure    = [&](int m, const std::string& what, auto&& call) {
@@ -1152,7 +1171,7 @@ public:
         return us;
       };
       sweep_cell(
-        name + " " + pow2(k), calls,
+        name, k, calls,
         [&](int m) {
           return measure(m, "plain", [&](int call) { plain_call(op(call), idx); });
         },
