@@ -302,7 +302,7 @@ def _normalised(f) -> list:
 
 
 def class_counts(lines) -> Counter:
-    return Counter(sass.opcode_class(sass.opcode(line)) for line in lines)
+    return Counter(sass.opcode_class(sass.opcode(line)) for line in lines if not sass.is_label(line))
 
 
 def compare_kernels(a: dict, b: dict, labels) -> list:

@@ -125,7 +125,7 @@ def markdown(result) -> str:
            f"- old: {_side_line(result.old)}", f"- new: {_side_line(result.new)}",
            f"- {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
            f"{c['not comparable']} not comparable, {c['compiles on neither side']} compile on neither side", "",
-           "SASS is compared after normalisation (registers numbered by first use, branch targets relative, alignment "
+           "SASS is compared after normalisation (registers numbered by first use, code addresses as labels, alignment "
            "NOPs dropped, kernels matched by demangled name); opcode counts are by instruction class.", "", "## Changes", ""]
     out += markdown_section(result)
     if result.problems:
