@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, errors, probes, targets, toolchain
+from . import compile as compile_, errors, options, probes, targets, toolchain
 from .errors import ExitCode
 
 _SUFFIX = r"(-(DAG|NEXT|NOT|SAME|LABEL|EMPTY|COUNT-\d+))?:"
@@ -86,6 +86,6 @@ def add_parser(sub):
     p.add_argument("--checks", required=True, type=Path)
     p.add_argument("--out", required=True, type=Path, help="folder for the PTX, cubin and SASS it checks")
     p.add_argument("--requires", action="append", default=[], metavar="FEATURE", help="repeatable")
-    p.add_argument("--cuda-root")
+    options.add_cuda_root(p)
     p.set_defaults(run=lambda a: check(a.sources, a.target, a.checks, a.out, a.cuda_root, a.requires, a.nvcc_flags),
                    takes_nvcc_flags=True)

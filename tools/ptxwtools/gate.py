@@ -24,7 +24,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from . import compile as compile_, probes, targets, toolchain, variants
+from . import compile as compile_, options, probes, targets, toolchain, variants
 from .errors import ExitCode
 
 _ERROR = re.compile(r"[^\n]*?(?:\((\d+)\))?: error: ([^\n]*)")
@@ -127,11 +127,12 @@ def _indent(text: str) -> str:
 
 
 def run(a) -> ExitCode:
-    for t in a.targets:
+    names = options.targets_of(a)
+    for t in names:
         targets.parse(t)
     tc = toolchain.find_toolchain(a.cuda_root)
-    known = [t for t in a.targets if t in tc.targets]
-    for t in a.targets:
+    known = [t for t in names if t in tc.targets]
+    for t in names:
         if t not in known:
             print(f"{t}: unsupported (ptxas {tc.version} does not know it)")
     problems = []
@@ -152,6 +153,6 @@ def run(a) -> ExitCode:
 def add_parser(sub):
     p = sub.add_parser("gate", help="ptxw's R9 gate of every wrapped form against ptxas, per target",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--targets", nargs="+", required=True, metavar="TARGET")
-    p.add_argument("--cuda-root", help="toolchain (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    options.add_targets(p, required=True)
+    options.add_cuda_root(p)
     p.set_defaults(run=run)

@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, toolchain
+from . import errors, options, toolchain
 from .errors import ExitCode
 
 REPO = toolchain.REPO
@@ -94,7 +94,7 @@ def run(a) -> ExitCode:
     for m in mutants:
         if not applies(m):
             raise errors.BadInput(f"{path}:{m.line}: '{m.original}' is not in {m.path} exactly once")
-    build_dir = Path(a.build_dir).resolve()
+    build_dir = options.build_dir_of(a, "mutate")
     with tempfile.TemporaryDirectory(prefix="ptxw-mutate-") as tmp:
         root = Path(tmp)
         scratch_copy(root)
@@ -122,5 +122,5 @@ def add_parser(sub):
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--mutants", default=str(DEFAULT_MUTANTS), help="the mutant list (default: tools/mutation/mutants.txt)")
     p.add_argument("--only", default="*", metavar="PATTERN", help="only the mutants of matching files ('include/*')")
-    p.add_argument("--build-dir", default=str(REPO / "build" / "mutate"), help="lit's outputs go here")
+    options.add_build_dir(p, "lit's outputs go to BUILD_DIR/mutate")
     p.set_defaults(run=run)

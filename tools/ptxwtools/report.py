@@ -199,7 +199,7 @@ def markdown(grid) -> str:
         for result in diffs:
             c = sass_diff_report.counts(result)
             out += [f"### {result.old.label} → {result.new.label}", "",
-                    f"{len(result.units)} forms x targets: {c['same']} same, {c['changed']} changed, "
+                    f"{len(result.units)} forms x targets: {c['same']} same, {c['changed'] + c['compiles on one side only']} changed, "
                     f"{c['not comparable']} on a target one of them does not know, "
                     f"{c['compiles on neither side']} rejected by both.", ""]
             out += sass_diff_report.markdown_section(result, unit_name="variant") + [""]

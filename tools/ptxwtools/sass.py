@@ -17,6 +17,7 @@ alignment NOPs, every code address a label, registers numbered in order of first
 
 import difflib
 import functools
+import math
 import re
 import shutil
 import subprocess
@@ -87,6 +88,22 @@ def _strip_padding(f: Function) -> None:
 def ptx_function_order(ptx: str) -> list:
     """Names of the .entry/.func definitions of a PTX module, in order."""
     return [m.group(1) for m in map(_PTX_FUNC.match, ptx.splitlines()) if m]
+
+
+def launch_bounds(ptx: str) -> dict:
+    """{kernel: threads per block} of the .entry definitions with a .maxntid or .reqntid directive."""
+    out, current = {}, None
+    for line in ptx.splitlines():
+        m = _PTX_FUNC.match(line)
+        if m:
+            current = m.group(1)
+            continue
+        words = line.split()
+        if current and words and words[0] in (".maxntid", ".reqntid"):
+            out[current] = math.prod(int(w) for w in " ".join(words[1:]).replace(",", " ").split())
+        elif words[:1] == ["{"]:
+            current = None
+    return out
 
 
 def order_like_ptx(functions: list, ptx: str) -> list:
