@@ -196,8 +196,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None) -> int:
-    argv, nvcc_flags = compile_.split_nvcc_flags(sys.argv[1:] if argv is None else argv)
+def parse(argv):
+    """The namespace of a command line; argparse's error (exit 2) for a malformed one."""
+    argv, nvcc_flags = compile_.split_nvcc_flags(argv)
     p = parser()
     a, rest = p.parse_known_args(options.expand_targets(argv))
     # a source after an option (`sass-diff --targets sm_90a k.cu`): argparse leaves it over
@@ -210,6 +211,11 @@ def main(argv=None) -> int:
     if nvcc_flags and not getattr(a, "takes_nvcc_flags", False):
         p.error(f"{a.command} takes no nvcc flags (the arguments after --)")
     a.nvcc_flags = nvcc_flags
+    return a
+
+
+def main(argv=None) -> int:
+    a = parse(sys.argv[1:] if argv is None else argv)
     try:
         return int(a.run(a))
     except errors.PtxwError as e:

@@ -4,7 +4,7 @@ sass-diff` reads: <out>.sass.json (the listing per function with its resources, 
 provenance). A .ptx source skips nvcc (an assembler-only toolchain can do those); its .target is
 set to the target compiled for.
 
-    tools/ptxw compile kernel.cu --target sm_100a -o /tmp/kernel [-- extra nvcc flags]
+    ptxw compile kernel.cu --target sm_100a -o out/kernel -- -DN=4
 
 Kernels compile as a release build (-DNDEBUG, so ptxw's checked mode is off unless the test passes
 -DPTXW_CHECKED=1 after --). A failing step raises CompileError with its command line and output, so
@@ -58,6 +58,7 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
     if target.name not in tc.targets:
         raise toolchain.ToolError(f"ptxas {tc.version} at {tc.ptxas} does not know target {target.name}")
     disasm = toolchain.find_disassembler(tc.root)
+    out.parent.mkdir(parents=True, exist_ok=True)
     ptx, cub = out.with_name(out.name + ".ptx"), out.with_name(out.name + ".cubin")
     commands, printed = [], []
     if src.suffix == ".ptx":  # the same module for every target: its .target directive names the one compiled for

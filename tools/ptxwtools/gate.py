@@ -1,7 +1,7 @@
 """`ptxw gate`: ptxw's R9 gate of every wrapped form (variants.py) against ptxas, per target, in two
 compiles -- the codegen suite's gate/ test on every target it runs.
 
-    tools/ptxw gate --targets sm_80 sm_90a sm_100a [--cuda-root R]
+    ptxw gate --targets sm_90a
 
 A form must compile for a target where ptxas accepts its one-instruction probe (probes.py) and the
 PTX ISA gives the form to the target (Variant.sm, the row of detail/qualifiers.h); elsewhere it must

@@ -1,8 +1,6 @@
 """`ptxw mutate`: apply each one-line mutant of tools/mutation/mutants.txt to a scratch copy of the
 repository, run the part of the suite that should catch it, and report killed / survived. Run by
-hand, not in CI (each mutant is a lit or unittest run).
-
-    tools/ptxw mutate [--mutants tools/mutation/mutants.txt] [--only 'include/*'] [--build-dir B]
+hand, not in CI (each mutant is a lit or unittest run); --only 'include/*' takes the mutants of some files.
 
 A line of mutants.txt is four fields separated by tabs: the file, its exact original text (found
 once), the replacement, and the check, one of

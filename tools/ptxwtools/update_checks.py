@@ -1,7 +1,10 @@
 """`ptxw update-checks`: rewrite the generated FileCheck blocks of codegen tests from what the current
 toolchain emits, as LLVM's update_llc_test_checks.py does for its tests.
 
-    tools/ptxw update-checks tests/codegen/mbarrier/arrive.cu [more.cu ...] [--targets ...] [--cuda-root R]
+    ptxw update-checks gen.cu --targets sm_90a,sm_100a -- -DN=4
+
+(Arguments after -- go to every compile before the RUN line's own: the nvcc flags a project's lit
+suite gives %ptxw-compile, such as its include folders.)
 
 A test asks for generated checks with %ptx-generated / %sass-generated RUN lines, each naming the
 check prefixes of its compile (GEN: GEN-SASS, GEN-SASS-SM10X, GEN-SASS-SM100A, ...):
@@ -337,4 +340,4 @@ def add_parser(sub):
     p.add_argument("--no-cache", action="store_true", help="compile everything again")
     p.add_argument("-j", "--jobs", type=int, help="parallel compiles (default: one per core)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
-    p.set_defaults(run=run, takes_nvcc_flags=True)
+    p.set_defaults(run=run, takes_nvcc_flags=True, more_positionals=("files", str))
