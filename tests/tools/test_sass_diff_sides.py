@@ -3,9 +3,6 @@ revisions is found whether the include path is relative to the repository's top,
 it, quoted beside the source, or forced with -include; a header outside the repository is named in
 the provenance with its digest; CMake's compile_commands.json gives each source its own command."""
 
-import json
-import os
-import shutil
 import subprocess
 import tempfile
 import unittest

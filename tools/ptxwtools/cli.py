@@ -3,63 +3,16 @@ becomes its exit status (errors.ExitCode: 0 ok, 1 failures found, 2 bad input, 7
 message, `ptxw <command>: ...`. Arguments are checked before anything is installed or written."""
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from . import (__version__, check, compile as compile_, deps, errors, gate, mutate, options, sass_diff_cli, sass_equal,
-               targets, toolchain, update_checks)
+from . import (__version__, check, compile as compile_, deps, errors, gate, lit_suite, mutate, options, sass_diff_cli,
+               sass_equal, targets, toolchain, update_checks)
 from .errors import ExitCode
 
 REPO = toolchain.REPO
-_FAILED_CODES = ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")
-
-
-def _lit_env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(toolchain.deps_dir() / "py"), env.get("PYTHONPATH")]))
-    return env
-
-
-def run_codegen(target_names, build_dir: Path, cuda_root=None, jobs=None, quiet=False):
-    """One lit run per target. Returns {target: {code: count}} and whether everything ran."""
-    summary, complete = {}, True
-    for name in target_names:
-        results = build_dir / "codegen" / f"{name}.json"
-        results.parent.mkdir(parents=True, exist_ok=True)
-        results.unlink(missing_ok=True)
-        cmd = [sys.executable, str(toolchain.deps_dir() / "py" / "bin" / "lit"), str(REPO / "tests" / "codegen"), "--param", f"target={name}",
-               "--param", f"build_dir={build_dir}", "-o", str(results), "-q" if quiet else "-sv"]
-        if cuda_root:
-            cmd += ["--param", f"cuda_root={cuda_root}"]
-        if jobs:
-            cmd += ["-j", str(jobs)]
-        print(f"== codegen {name}", flush=True)
-        rc = subprocess.run(cmd, env=_lit_env()).returncode
-        counts = {}
-        if results.exists():
-            for t in json.loads(results.read_text())["tests"]:
-                counts[t["code"]] = counts.get(t["code"], 0) + 1
-        else:
-            counts["ERROR"] = 1  # lit stopped before running tests (its message is above)
-        if rc != 0 and not any(counts.get(c) for c in _FAILED_CODES):
-            counts["ERROR"] = 1
-        summary[name] = counts
-        complete &= not any(counts.get(c) for c in _FAILED_CODES)
-    return summary, complete
-
-
-def print_summary(summary):
-    rows = [("target", "passed", "unsupported", "failed")]
-    for name, c in summary.items():
-        failed = sum(c.get(k, 0) for k in _FAILED_CODES)
-        rows.append((name, str(c.get("PASS", 0) + c.get("XFAIL", 0)), str(c.get("UNSUPPORTED", 0)), str(failed)))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    print()
-    for r in rows:
-        print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))))
 
 
 def cmd_setup(a):
@@ -73,11 +26,15 @@ def cmd_codegen(a):
     names = options.targets_of(a)
     for name in names:
         targets.parse(name)
+    suite = Path(a.suite).resolve() if a.suite else lit_suite.OWN_SUITE
+    if not (suite / "lit.cfg.py").is_file() and not (suite / "lit.site.cfg.py").is_file():
+        raise errors.BadInput(f"no codegen suite at {suite}: a folder with a lit.cfg.py or lit.site.cfg.py "
+                              "(ptxw_add_lit_tests generates one)")
     tc = toolchain.find_toolchain(a.cuda_root)
     if not a.no_setup:
         deps.setup()
-    summary, complete = run_codegen(names, options.build_dir_of(a), tc.root, a.jobs)
-    print_summary(summary)
+    summary, complete = lit_suite.run(suite, names, options.build_dir_of(a), tc.root, a.jobs)
+    lit_suite.print_summary(summary)
     return ExitCode.OK if complete else ExitCode.FAILED
 
 
@@ -180,7 +137,11 @@ def parser() -> argparse.ArgumentParser:
                    "measured differently now (verdicts and SASS opcodes) or is gone; cells it lacks are no change")
     k.set_defaults(run=cmd_conformance)
     sass_diff_cli.add_parser(sub)
-    c = sub.add_parser("codegen", help="run the codegen suite (lit) per target and print a summary")
+    c = sub.add_parser("codegen", help="run a codegen suite (lit) per target and print a summary",
+                       description="Run a codegen suite of lit tests once per target: ptxw's own (tests/codegen), or a "
+                       "project's, the folder ptxw_add_lit_tests() generates its lit.site.cfg.py in. A target the "
+                       "toolchain's ptxas does not list is reported unsupported, never failed.")
+    c.add_argument("suite", nargs="?", help="the suite's folder (default: ptxw's tests/codegen)")
     options.add_targets(c, default=targets.SUITE_TARGETS)
     options.add_cuda_root(c)
     options.add_build_dir(c, "lit's outputs go to BUILD_DIR/codegen")

@@ -17,7 +17,6 @@ once, a check that fails unmutated).
 
 import argparse
 import fnmatch
-import os
 import shutil
 import subprocess
 import sys
@@ -25,7 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, options, toolchain
+from . import errors, lit_suite, options, toolchain
 from .errors import ExitCode
 
 REPO = toolchain.REPO
@@ -63,13 +62,12 @@ def command(check: str, root: Path, build_dir: Path) -> list:
     kind, *args = check.split()
     if kind == "lit":
         target, *tests = args
-        return [sys.executable, str(toolchain.deps_dir() / "py" / "bin" / "lit"), "-q", *(str(root / "tests" / "codegen" / t) for t in tests),
-                "--param", f"target={target}", "--param", f"build_dir={build_dir}"]
+        return lit_suite.command([root / "tests" / "codegen" / t for t in tests], target, build_dir, None, "-q")
     return [sys.executable, "-m", "unittest", "-q", *args]
 
 
 def passes(check: str, root: Path, build_dir: Path) -> bool:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "tools"), str(toolchain.deps_dir() / "py")]))
+    env = lit_suite.environment(root / "tools")
     cwd = root / "tests" / "tools" if check.startswith("tools") else root
     return subprocess.run(command(check, root, build_dir), cwd=cwd, env=env, capture_output=True).returncode == 0
 

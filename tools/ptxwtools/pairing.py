@@ -104,6 +104,23 @@ def short_name(name: str) -> str:
     return qualified.rsplit("::", 1)[-1] or name
 
 
+def distinguishing(names) -> dict:
+    """{name: the words of its template arguments that tell it from the other names with its own kernel
+    name ('int, maximum'); '' for a name without such siblings}, for tables that show kernels by their
+    own name."""
+    groups = {}
+    for n in names:
+        groups.setdefault(short_name(n), []).append(n)
+    out = {}
+    for group in groups.values():
+        words = {n: re.findall(r"\w+", canonical(n).split("(")[0]) for n in group}
+        counts = {n: Counter(w) for n, w in words.items()}
+        least = {w: min(c[w] for c in counts.values()) for w in set().union(*counts.values())}
+        out.update({n: ", ".join([w for w in dict.fromkeys(words[n]) if counts[n][w] > least[w]][:4])
+                    if len(group) > 1 else "" for n in group})
+    return out
+
+
 def _keys(name: str, rules) -> tuple:
     c = canonical(name, rules)
     qualified, params = split(c)

@@ -16,7 +16,6 @@ the content of those files. A rerun with nothing changed compiles nothing.
 
 import concurrent.futures
 import os
-import re
 import shlex
 import subprocess
 import tempfile

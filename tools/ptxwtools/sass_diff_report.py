@@ -172,20 +172,21 @@ def markdown_section(result, unit_name="source", max_diff_lines=80) -> list:
     return out
 
 
-def kernel_tables_md(result) -> list:
-    """Per unit that compiled on both sides, every kernel with its facts on each side, folded."""
-    out = []
+def kernel_table_md(result, changed_only=False) -> list:
+    """Every kernel of the units that compiled on both sides (or those that changed), one row each: its
+    own name and what tells it from its namesakes, how it was paired, and its facts old → new."""
+    facts = ("instructions", "sync/fence", "REG", "SHARED", "STACK", "SPILL_STORES", "OCCUPANCY")
+    out = ["| source | target | kernel | paired | " + " | ".join(facts) + " |", "|---|---|---|---|" + "---|" * len(facts)]
     for u in result.units:
-        if not u.table:
-            continue
-        out += ["", f"<details><summary><code>{html.escape(u.source)}</code> on {u.target}: {len(u.table)} kernels"
-                    "</summary>", "", "| kernel | paired | " + " | ".join(f"{k} old→new" for k in FACTS) + " |",
-                "|---|---|" + "---|" * len(FACTS)]
+        which = pairing.distinguishing([row["kernel"] for row in u.table])
         for row in u.table:
-            cells = [f"{(row['old'] or {}).get(k, '–')}{_ARROW}{(row['new'] or {}).get(k, '–')}" for k in FACTS]
-            out.append(f"| `{_md_escape(row['short'])}` | {row['paired'] or 'unpaired'} | " + " | ".join(cells) + " |")
-        out += ["", "</details>"]
-    return out
+            if changed_only and row["old"] and row["new"] and not row.get("changed"):
+                continue
+            name = row["short"] + (f" ({which[row['kernel']]})" if which.get(row["kernel"]) else "")
+            cells = [f"{(row['old'] or {}).get(k, '–')}{_ARROW}{(row['new'] or {}).get(k, '–')}" for k in facts]
+            out.append(f"| `{u.source.rsplit('/', 1)[-1]}` | {u.target} | `{_md_escape(name)}` | "
+                       f"{row['paired'] or ('added' if row['new'] else 'removed')} | " + " | ".join(cells) + " |")
+    return out if len(out) > 2 else []
 
 
 def markdown(result) -> str:
@@ -196,10 +197,11 @@ def markdown(result) -> str:
            "NOPs dropped, kernels paired by demangled name, through versioned inline namespaces, then by kernel name); "
            "opcode counts are by instruction class.", "", "## Changes", ""]
     out += markdown_section(result)
-    tables = kernel_tables_md(result)
-    if tables:
+    table = kernel_table_md(result)
+    if table:
         out += ["", "## Every kernel", "", "Instructions, sync/fence instructions, resources (`cuobjdump -res-usage`, "
-                "ptxas -v's spills), the launch bound and the theoretical occupancy at it, old → new."] + tables
+                "ptxas -v's spill stores) and the theoretical occupancy at the kernel's launch bound, old → new "
+                "(the JSON report has the full names of both sides, the HTML the other resources).", ""] + table
     if result.problems:
         out += ["", "## Failed", ""] + [f"- {p}" for p in result.problems]
     return "\n".join(out) + "\n"

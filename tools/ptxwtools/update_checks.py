@@ -310,11 +310,24 @@ def update(paths, target_names, tc: toolchain.Toolchain, build_dir: Path, use_ca
     return changed
 
 
-def run(a) -> ExitCode:
-    paths = [Path(p) for p in a.files]
-    for p in paths:
-        if not p.is_file():
+def _tests(names) -> list:
+    """The files named, and in each folder named the .cu tests with generated checks (not its Inputs/)."""
+    paths = []
+    for p in map(Path, names):
+        if p.is_dir():
+            paths += [f for f in sorted(p.rglob("*.cu")) if "Inputs" not in f.relative_to(p).parts
+                      and re.search(r"%(ptx|sass)-generated=", f.read_text())]
+        elif p.is_file():
+            paths.append(p)
+        else:
             raise errors.BadInput(f"no such file: {p}")
+    return paths
+
+
+def run(a) -> ExitCode:
+    paths = _tests(a.files)
+    if not paths:
+        raise errors.BadInput(f"no test with generated checks (%ptx-generated=NAME, %sass-generated=NAME) in {', '.join(a.files)}")
     names = options.targets_of(a)
     for name in names:
         targets.parse(name)
@@ -333,7 +346,7 @@ def run(a) -> ExitCode:
 def add_parser(sub):
     p = sub.add_parser("update-checks", help="rewrite codegen tests' generated CHECK blocks from the current toolchain",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="TEST", help="codegen test files (.cu)")
+    p.add_argument("files", nargs="+", metavar="TEST", help="codegen test files (.cu), or folders of them")
     options.add_targets(p, default=targets.SUITE_TARGETS)
     options.add_cuda_root(p)
     options.add_build_dir(p, "its compile cache goes to BUILD_DIR/update-checks")
