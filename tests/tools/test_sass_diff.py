@@ -124,6 +124,25 @@ class CompareTest(unittest.TestCase):
                                       "OCCUPANCY": 100})
 
 
+class FirstErrorTest(unittest.TestCase):
+    """The error a report shows names the user's file and line, also when it is in a header."""
+
+    def test_an_error_in_a_header_names_the_line_of_the_source_that_reached_it(self):
+        from ptxwtools.sass_diff_compare import first_error
+
+        message = textwrap.dedent("""\
+            $TREE/include/inc.h(1): error: expression must have class type but it has type "int"
+              template <class T> __attribute__((device)) T twice(T x) { return x.nope(); }
+                                                                               ^
+                      detected during instantiation of "T twice(T) [with T=int]" at line 5 of $TREE/src/k.cu
+
+            1 error detected in the compilation of "$TREE/src/k.cu".""")
+        self.assertEqual(first_error(message, "src/k.cu"), 'include/inc.h(1): error: expression must have class type '
+                         'but it has type "int" (reached from src/k.cu:5)')
+        self.assertEqual(first_error("$TREE/src/k.cu(3): error: expected a \";\"", "src/k.cu"),
+                         'src/k.cu(3): error: expected a ";"')
+
+
 class TerminalTableTest(unittest.TestCase):
     def test_at_most_120_columns_with_kernels_by_their_own_name(self):
         from ptxwtools import sass_diff_report

@@ -113,7 +113,7 @@ def distinguishing(names) -> dict:
         groups.setdefault(short_name(n), []).append(n)
     out = {}
     for group in groups.values():
-        words = {n: re.findall(r"\w+", canonical(n).split("(")[0]) for n in group}
+        words = {n: re.findall(r"\w+", re.sub(r"\w+::", "", canonical(n).removeprefix("void "))) for n in group}
         counts = {n: Counter(w) for n, w in words.items()}
         least = {w: min(c[w] for c in counts.values()) for w in set().union(*counts.values())}
         out.update({n: ", ".join([w for w in dict.fromkeys(words[n]) if counts[n][w] > least[w]][:4])
