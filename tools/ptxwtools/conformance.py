@@ -488,8 +488,10 @@ def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
             c.problems.append(Problem(Concern.UNMEASURED, part.text))
     if c.ptxas.verdict is Verdict.ERROR:  # nothing for a gate to agree with
         return c
-    if c.ptxw.verdict not in (Verdict.ERROR, Verdict.NO_NVCC) and (c.ptxw.verdict is Verdict.ACCEPT) != accepted:
+    expected = gate.must_compile(v, target, accepted)  # the one definition of ptxw's gate agreeing
+    if c.ptxw.verdict not in (Verdict.ERROR, Verdict.NO_NVCC) and (c.ptxw.verdict is Verdict.ACCEPT) != expected:
         c.problems.append(Problem(Concern.PTXW, "ptxw accepts what ptxas rejects" if not accepted else
+                                  f"ptxw accepts what the PTX ISA gives only from sm_{v.sm}" if not expected else
                                   "ptxw rejects what ptxas accepts"))
     if c.cccl.verdict not in (Verdict.NO_BINDING, Verdict.NO_NVCC, Verdict.ERROR) and \
             (c.cccl.verdict is Verdict.ACCEPT) != accepted:
