@@ -330,6 +330,33 @@ class AssemblerOnlyTest(unittest.TestCase):
         self.assertEqual(got[("loop.ptx", "sm_90a")]["status"], "same")
 
 
+class CodeDigestTest(unittest.TestCase):
+    """A cached result is keyed by the code that made it: the modules a cache user imports, transitively,
+    found from the code (cache.code_digest), so an edit of compile.py's nvcc flags reaches the
+    conformance grid's cells too."""
+
+    def test_what_each_cache_user_is_made_by(self):
+        for user, needs in (("conformance", {"compile", "gate", "variants", "probes", "sass", "cubin"}),
+                            ("sass_diff_build", {"compile", "cubin", "sass"}), ("update_checks", {"compile", "sass"}),
+                            ("sass_diff_compare", {"sass", "pairing", "occupancy"})):
+            with tempfile.TemporaryDirectory() as tmp:
+                shutil.copytree(toolchain.REPO / "tools" / "ptxwtools", Path(tmp, "ptxwtools"))
+
+                def digest():
+                    return subprocess.run([sys.executable, "-c", f"from ptxwtools import cache; print(cache.code_digest('{user}'))"],
+                                          capture_output=True, text=True, cwd=tmp, check=True).stdout
+
+                for module in sorted(needs):
+                    with self.subTest(user=user, module=module):
+                        before = digest()
+                        with Path(tmp, "ptxwtools", f"{module}.py").open("a") as f:
+                            f.write("# an edit\n")
+                        self.assertNotEqual(digest(), before)
+                before = digest()
+                Path(tmp, "ptxwtools", "mutate.py").write_text("# imported by none of them\n")
+                self.assertEqual(digest(), before)
+
+
 class CacheWriteTest(unittest.TestCase):
     def test_an_interrupted_write_leaves_the_old_value(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
@@ -38,7 +37,6 @@ RUNTIME_TARGET = "sm_90a"
 RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
 
 _UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
-_SOURCE_FILES = ("conformance.py", "gate.py", "variants.py", "probes.py", "sass.py", "cubin.py")
 
 
 _digest = cache_.digest
@@ -131,8 +129,7 @@ class Measurer:
         self.cache = cache_.Cache(cache, use_cache)
         self.disasm = toolchain.find_disassembler(tc.root)
         self.headers = cache_.tree_digest(toolchain.REPO / "include", "*.h")
-        here = Path(__file__).parent
-        self.code = _digest(*(here.joinpath(f).read_text() for f in _SOURCE_FILES))
+        self.code = cache_.code_digest("conformance")  # with gate.py, compile.py, variants.py, ...
         self.identity = _digest(tc.root, tc.version, self.code)
 
     def _run(self, cmd, cwd=None):

@@ -122,15 +122,10 @@ def nothing_compiled(units) -> str:
     return ""
 
 
-_COMPARED_BY = ("sass_diff_compare.py", "sass.py", "pairing.py", "occupancy.py")
-
-
 def _compared(old: Side, new: Side, keys, target_names, rules, cache: cache_.Cache) -> list:
     """compare(), each unit's comparison cached by the two results it compares (a rerun of a large diff
     spends its time normalising and diffing listings otherwise)."""
-    here = Path(__file__).parent
-    code = cache_.digest(*(here.joinpath(f).read_text() for f in _COMPARED_BY), old.label, new.label,
-                         *(f"{p.pattern}={r}" for p, r in rules))
+    code = cache_.digest(cache_.code_digest("sass_diff_compare"), old.label, new.label, *(f"{p.pattern}={r}" for p, r in rules))
 
     def key(side, k):
         return side.keys.get(k) or cache_.digest(json.dumps(side.units.get(k, {}), sort_keys=True))

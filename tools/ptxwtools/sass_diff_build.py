@@ -26,7 +26,6 @@ from . import cache as cache_, compile as compile_, targets, toolchain
 from .errors import BadInput
 from .sass_diff_compare import ERROR, NO_NVCC, OK, UNKNOWN_TARGET
 
-_CODE_FILES = ("compile.py", "cubin.py", "sass.py", "sass_diff_build.py")  # what a cached result was made by
 # nvcc's options that name a path, separate (-I inc) or joined (-Iinc, --include-path=inc); nvcc also
 # takes comma-separated lists for them.
 _PATH_OPTIONS = ("--include-path", "--system-include", "--pre-include", "-isystem", "-include", "-iquote", "-idirafter",
@@ -163,9 +162,7 @@ class Compiler:
         self.side, self.work_root, self.cache, self.commands = side, work_root, cache, commands
         self.reroot = Reroot(work_root, side.tree)
         self.includes = [self.reroot.path(str(compile_.INCLUDE))] if compile_.INCLUDE.is_dir() else []
-        here = Path(__file__).parent
-        code = cache_.digest(*(here.joinpath(f).read_text() for f in _CODE_FILES))
-        self.identity = cache_.digest(code, side.tc.root, side.tc.version, side.tc.has_nvcc)
+        self.identity = cache_.digest(cache_.code_digest("sass_diff_build"), side.tc.root, side.tc.version, side.tc.has_nvcc)
         self._digests = {}
 
     def _content(self, path: Path) -> str:

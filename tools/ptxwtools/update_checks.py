@@ -51,7 +51,6 @@ _CONDITION = re.compile(r"^\s*//\s*(REQUIRES|UNSUPPORTED):(.*)$")
 _GENERATED = re.compile(r"%(ptx|sass)-generated=([A-Z][A-Z0-9_,-]*)\s+%s\s+--input-file=(%t\S*)\.(ptx|sass)\s*$")
 _DIRECTIVE = re.compile(r"^\s*//\s*([A-Z][A-Z0-9_-]*?)(?:-(?:NEXT|LABEL|NOT|DAG|SAME|EMPTY|COUNT-\d+))?:")
 _PTX_REGISTER = re.compile(r"%(rd|rs|rq|r|p|fd|f|hh|h)\d+\b")
-_CODE_FILES = ("compile.py", "sass.py", "cubin.py", "update_checks.py")
 
 
 @dataclass(frozen=True)
@@ -262,9 +261,8 @@ class Outputs:
 
     def __init__(self, tc: toolchain.Toolchain, build_dir: Path, use_cache: bool):
         self.tc = tc
-        here = Path(__file__).parent
         self.identity = cache_.digest(tc.root, tc.version, cache_.tree_digest(compile_.INCLUDE, "*.h"),
-                                      *(here.joinpath(f).read_text() for f in _CODE_FILES))
+                                      cache_.code_digest("update_checks"))
         self.cache = cache_.Cache(build_dir / "update-checks" / "cache", use_cache)
 
     def get(self, src: Path, target: str, flags) -> dict:
