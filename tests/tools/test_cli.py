@@ -128,6 +128,15 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(out.returncode, 1, out.stderr)
         self.assertIn("ptxw compile: command failed", out.stderr)
 
+    def test_each_tool_is_invoked_from_one_place(self):
+        # ptxas's command line (toolchain.Toolchain.ptxas_command), lit's (lit_suite.command), the
+        # report files (style.write_reports): written once, so that they cannot drift
+        for needle, home in (("--gpu-name=", "toolchain.py"), ('"bin" / "lit"', "lit_suite.py"),
+                             ('"sass-diff.html"', None), ('"conformance.html"', None)):
+            with self.subTest(needle):
+                found = [p.name for p in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py") if needle in p.read_text()]
+                self.assertEqual(found, [home] if home else [])
+
     def test_only_the_command_line_exits(self):
         # Library code raises errors.PtxwError; cli.main alone turns it into an exit status.
         for path in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py"):

@@ -71,7 +71,7 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
         deps = ["-MD", "-MF", depfile] if depfile else []
         printed.append(_step([*nvcc_command(tc, target.name, src, dirs, nvcc_flags, "-ptx", *deps), "-o", ptx],
                              commands, cwd))
-    verbose = _step([tc.ptxas, "-v", f"--gpu-name={target.name}", ptx, "-o", cub], commands)
+    verbose = _step(tc.ptxas_command(target.name, ptx, cub, "-v"), commands)
     printed.append(verbose)
     dump = _step([disasm, "-res-usage", "-sass", cub], commands)
     functions = sass.order_like_ptx(sass.parse_cuobjdump(dump.stdout), ptx.read_text())

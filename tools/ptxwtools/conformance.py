@@ -177,7 +177,7 @@ class Measurer:
             ptx = Path(tmp, "variants.ptx")
             ptx.write_text(probes.ptx_module(self.tc, target, instructions))
             cub = Path(tmp, "variants.cubin")
-            rc, cmd, output = self._run([self.tc.ptxas, f"--gpu-name={target}", ptx, "-o", cub])
+            rc, cmd, output = self._run(self.tc.ptxas_command(target, ptx, cub))
             if rc != 0:
                 return {}, {}, cmd, output
             rc2, cmd2, listing = self._run([self.disasm, "-res-usage", "-sass", cub])

@@ -100,8 +100,7 @@ def check(tc: toolchain.Toolchain, target: str, selected=variants.VARIANTS) -> t
             else:
                 problems += [f"{target} {v.id}: compiled, but its PTX lacks {v.mnemonic}" for v in accepted
                              if same_form(v.mnemonic) not in same_form(kernel_ptx(ptx, name[v.id]))]
-                assembled = toolchain.run([tc.ptxas, f"--gpu-name={target}", tmp / "statements.ptx",
-                                           "-o", tmp / "statements.cubin"])
+                assembled = toolchain.run(tc.ptxas_command(target, tmp / "statements.ptx", tmp / "statements.cubin"))
                 if assembled.returncode != 0:
                     problems.append(f"{target}: ptxas rejects the PTX ptxw emits for the forms it accepts\n"
                                     f"{_indent(assembled.stdout + assembled.stderr)}")

@@ -7,7 +7,7 @@ import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import cache, conformance, sass_diff, sass_diff_report, style, toolchain
+from . import conformance, sass_diff, sass_diff_report, style, toolchain
 from .conformance import Concern, Verdict
 
 MARK = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.TARGET_UNKNOWN: "–"}
@@ -279,8 +279,5 @@ def html_page(grid) -> str:
 
 
 def write_all(grid, out_dir, markdown_path=None):
-    for name, text in (("conformance.json", conformance.to_json(grid)), ("conformance.md", markdown(grid)),
-                       ("conformance.html", html_page(grid))):
-        cache.atomic_write(out_dir / name, text)
-    if markdown_path:
-        cache.atomic_write(markdown_path, markdown(grid))
+    style.write_reports(out_dir, "conformance", {"json": conformance.to_json(grid), "md": markdown(grid),
+                                                 "html": html_page(grid)}, markdown_path)

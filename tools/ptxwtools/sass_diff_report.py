@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
-from . import cache, pairing, style
+from . import pairing, style
 from .sass_diff_compare import CHANGED, INCOMPARABLE, NEITHER, ONE_SIDE, SAME
 
 _ARROW = "→"
@@ -297,8 +297,5 @@ def to_json(result) -> str:
 
 
 def write_all(result, out_dir: Path, markdown_path: Path = None):
-    for name, text in (("sass-diff.json", to_json(result)), ("sass-diff.md", markdown(result)),
-                       ("sass-diff.html", html_page(result))):
-        cache.atomic_write(out_dir / name, text)
-    if markdown_path:
-        cache.atomic_write(markdown_path, markdown(result))
+    style.write_reports(out_dir, "sass-diff", {"json": to_json(result), "md": markdown(result), "html": html_page(result)},
+                        markdown_path)

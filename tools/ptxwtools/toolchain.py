@@ -87,6 +87,11 @@ class Toolchain:
             raise ToolError(f"{self.ptxas} --help does not list the allowed --gpu-name values")
         return frozenset(re.findall(r"'(sm_\d+[af]?)'", m.group(1)))
 
+    def ptxas_command(self, target: str, ptx: Path, cubin: Path, *options) -> list:
+        """ptxas as every ptxw tool runs it: one PTX file assembled for one target into one cubin, with
+        options before them (-v for the spill counts)."""
+        return [self.ptxas, *options, f"--gpu-name={target}", ptx, "-o", cubin]
+
     @property
     def has_nvcc(self) -> bool:
         """False for an assembler-only toolchain (CUDA 12.x from PyPI ships ptxas but no nvcc)."""
