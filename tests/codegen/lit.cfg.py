@@ -3,19 +3,13 @@
 #   lit tests/codegen --param target=sm_100a [--param cuda_root=/usr/local/cuda] [--param build_dir=build]
 #
 # The configuration, its features and substitutions are those every codegen suite has, a project's too
-# (tools/ptxwtools/lit_suite.py says which); this suite adds
+# (tools/ptxwtools/lit_suite.py says which, and the one set of nvcc flags every compile gets); this suite
+# adds
 #   %ptxw-gate     ptxw's R9 gate of every form of tools/ptxwtools/variants.py against ptxas, for the target
 # and runs some folders on one target per family (PER_FAMILY below).
-#
-# In the tests of KNOWN_WARNINGS below, which print a warning anyway until they are fixed, neither %nvcc
-# nor %ptxw-compile checks for warnings.
 # -*- Python -*-
 import sys
 from pathlib import Path
-
-# Tests whose correct kernels still print a warning or advisory, each with why: the only exceptions
-# to the zero-warnings check. Remove an entry when its test is fixed.
-KNOWN_WARNINGS = {}
 
 source_root = Path(__file__).resolve().parent
 repo = source_root.parents[1]
@@ -34,11 +28,5 @@ PER_FAMILY = ["mbarrier", "fence", "last_block", "work_queue"]
 if target.name not in (*probes.FAMILY_REPRESENTATIVES, "sm_80"):
     config.excludes += PER_FAMILY
 
-python, tools = sys.executable, repo / "tools"
-nvcc = f"{tc.nvcc} -std=c++17 -I{repo / 'include'} -arch={target.name}"
-compile_ = f"{python} {tools / 'ptxw'} compile --cuda-root {tc.root} --target {target.name}"
-sys.path.insert(0, str(source_root))
-from ptxw_format import ShTestWithoutWarnings  # noqa: E402
-
-config.test_format = ShTestWithoutWarnings(source_root, KNOWN_WARNINGS, nvcc, compile_)  # %nvcc, %ptxw-compile
-config.substitutions.insert(0, ("%ptxw-gate", f"{python} {tools / 'ptxw'} gate --cuda-root {tc.root} --targets {target.name}"))
+config.substitutions.insert(0, ("%ptxw-gate", f"{sys.executable} {repo / 'tools' / 'ptxw'} gate --cuda-root {tc.root} "
+                                              f"--targets {target.name}"))

@@ -6,13 +6,12 @@ set to the target compiled for.
 
     ptxw compile kernel.cu --target sm_100a -o out/kernel -- -DN=4
 
-Kernels compile as a release build (-DNDEBUG, so ptxw's checked mode is off unless the test passes
--DPTXW_CHECKED=1 after --). A failing step raises CompileError with its command line and output, so
-a failure can be rerun by hand.
+Kernels compile with NVCC_FLAGS below, a release build (-DNDEBUG, so ptxw's checked mode is off unless
+the test passes -DPTXW_CHECKED=1 after --). A failing step raises CompileError with its command line
+and output, so a failure can be rerun by hand.
 
 A correct kernel compiles without a word: `ptxw compile` fails when nvcc or ptxas prints a warning
-or an advisory, unless --allow-warnings (a test that provokes one on purpose, or one of the codegen
-suite's known exceptions, KNOWN_WARNINGS in tests/codegen/lit.cfg.py)."""
+or an advisory, unless --allow-warnings (a test that provokes one on purpose)."""
 
 import argparse
 import json
@@ -24,6 +23,11 @@ from . import cache, cubin, errors, options, sass, targets, toolchain
 from .errors import ExitCode
 
 INCLUDE = toolchain.PTXW_INCLUDE
+# The nvcc flags of every compile a ptxw tool runs -- compile, check, sass-diff, update-checks, gate, the
+# conformance grid, and the codegen suites' %ptxw-compile and %nvcc (lit_suite.py): C++17 and a release
+# build, the kernels as a user ships them (-DNDEBUG: ptxw's checked mode is off unless a test gives
+# -DPTXW_CHECKED=1). A command's own -std replaces ours.
+NVCC_FLAGS = ("-std=c++17", "-DNDEBUG")
 _WARNING = re.compile(r"warning|advisory", re.IGNORECASE)
 
 
@@ -44,10 +48,9 @@ def _step(cmd, commands, cwd=None):
 
 
 def nvcc_command(tc: toolchain.Toolchain, target: str, src: Path, include_dirs, nvcc_flags, *mode) -> list:
-    """nvcc as every ptxw tool runs it: C++17 (unless the flags name a standard), a release build, one
-    target; mode: -ptx, -M, ..."""
-    std = [] if any(re.match(r"^--?std\b", f) for f in nvcc_flags) else ["-std=c++17"]
-    return [tc.nvcc, *std, "-DNDEBUG", f"-arch={target}", *mode, *(f"-I{d}" for d in include_dirs), *nvcc_flags, src]
+    """nvcc as every ptxw tool runs it: NVCC_FLAGS, one target; mode: -ptx, -M, ..."""
+    own = [f for f in NVCC_FLAGS if not (f.startswith("-std") and any(re.match(r"^--?std\b", x) for x in nvcc_flags))]
+    return [tc.nvcc, *own, f"-arch={target}", *mode, *(f"-I{d}" for d in include_dirs), *nvcc_flags, src]
 
 
 def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.Toolchain, nvcc_flags=(),

@@ -13,7 +13,8 @@ Substitutions:
   %ptx-generated=NAMES, %sass-generated=NAMES  the same with prefixes NAME-PTX, NAME-PTX-SM10X, ... per
                  name: the checks `ptxw update-checks` writes (update_checks.py)
   %ptxw-sass-equal  every ptxw_X function has the same normalised SASS as ref_X
-  %nvcc          nvcc for the target with the suite's flags, every warning an error (diagnostic tests)
+  %nvcc          nvcc for the target with ptxw's flags (compile.NVCC_FLAGS: C++17, -DNDEBUG) and the suite's,
+                 every warning an error (diagnostic tests)
   %cuobjdump     the cuobjdump the suite disassembles with
 
 Correct code compiles without warnings on every target: %ptxw-compile fails on any warning or advisory
@@ -28,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import probes, targets, toolchain
+from . import compile as compile_, probes, targets, toolchain
 
 TOOL = Path(__file__).resolve().parents[1] / "ptxw"
 OWN_SUITE = toolchain.REPO / "tests" / "codegen"
@@ -136,7 +137,7 @@ def configure(config, lit_config, name: str, source_root: Path, exec_root: Path,
     config.substitutions += [
         ("%cuobjdump", str(cuobjdump)),
         ("%ptxw-sass-equal", f"{ptxw} sass-equal"),
-        ("%nvcc", f"{tc.nvcc} -std=c++17 {include} {flags} -arch={target.name} -Werror all-warnings"),
+        ("%nvcc", f"{tc.nvcc} {' '.join(compile_.NVCC_FLAGS)} {include} {flags} -arch={target.name} -Werror all-warnings"),
         # %ptxw-compile SRC -o OUT -- FLAGS: the suite's flags go before the test's
         ("%ptxw-compile", f"{ptxw} compile --cuda-root {tc.root} --target {target.name}"
                           + (f" --suite-flags={shlex.quote(flags)}" if flags else "")),
