@@ -56,6 +56,11 @@ class PairTest(unittest.TestCase):
         got = {p.old: p.new for p in pairing.pair(old, new)}
         self.assertEqual(got, {old[0]: new[2], old[1]: new[0], old[2]: new[1]})
 
+    def test_a_kernel_pairs_once(self):
+        old = ["void K<hub<int>, 0>(int)", "void K<hub<int>, 256>(int)"]
+        got = rounds(pairing.pair(old, ["void K<sel<int>, 0>(int)"]))
+        self.assertEqual(got, [(old[0], "void K<sel<int>, 0>(int)", "name and parameters"), (old[1], None, "")])
+
     def test_unpaired_kernels_are_added_or_removed(self):
         got = rounds(pairing.pair(["void A()", "void B(int)"], ["void B(int)", "void C()"]))
         self.assertEqual(got, [("void A()", None, ""), ("void B(int)", "void B(int)", "same name"), (None, "void C()", "")])

@@ -108,6 +108,14 @@ class CompareTest(unittest.TestCase):
         (k,), _ = compare_kernels(record(self.A), record(more), ("old", "new"))
         self.assertEqual((k.kernel, k.resources, k.diff), ("a", {"REG": [8, 10]}, ""))
 
+    def test_a_resource_one_record_lacks_is_not_compared(self):
+        # a baseline recorded before ptxw recorded launch bounds (THREADS) against one that does
+        bounded = ("a", {"REG": 8, "THREADS": 512}, self.A[2])
+        self.assertEqual(compare_kernels(record(self.A), record(bounded), ("old", "new"))[0], [])
+        unbounded = ("a", {"REG": 8, "THREADS": 0}, self.A[2])
+        (k,), _ = compare_kernels(record(unbounded), record(bounded), ("old", "new"))
+        self.assertEqual(k.resources, {"THREADS": [0, 512]})
+
     def test_added_and_removed_kernels(self):
         got, _ = compare_kernels(record(self.A), record(self.B), ("old", "new"))
         self.assertEqual([(k.kernel, k.change) for k in got], [("a", "removed"), ("b", "added")])

@@ -81,8 +81,9 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
     header = f"{src.name} for {target.name}: ptxas {tc.version}, {disasm}"
     out.with_name(out.name + ".sass").write_text(sass.format_listing(functions, header))
     used = cubin.resources(dump.stdout, verbose.stdout + verbose.stderr)
-    for name, threads in sass.launch_bounds(ptx.read_text()).items():
-        used.setdefault(name, {})["THREADS"] = threads
+    bounds = sass.launch_bounds(ptx.read_text())
+    for f in functions:  # 0: no launch bound (a record without THREADS was made before it was recorded)
+        used.setdefault(f.name, {})["THREADS"] = bounds.get(f.name, 0)
     names = sass.demangle([f.name for f in functions])
     record = {
         "source": str(src), "target": target.name, "toolchain": str(tc.root), "ptxas": tc.version,

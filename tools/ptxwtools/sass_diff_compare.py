@@ -100,8 +100,10 @@ def compare_kernels(a: dict, b: dict, labels, target="", rules=()):
         if not p.old:
             changes.append(KernelChange(name, "added", opcodes={k: [0, v] for k, v in class_counts(lb).items()}))
             continue
+        # a resource one side's record lacks was not measured there (a baseline recorded before ptxw
+        # recorded it): compared only where both have it
         ra, rb = fa[p.old].get("resources", {}), fb[p.new].get("resources", {})
-        resources = {k: [ra.get(k), rb.get(k)] for k in sorted(set(ra) | set(rb)) if ra.get(k) != rb.get(k)}
+        resources = {k: [ra[k], rb[k]] for k in sorted(set(ra) & set(rb)) if ra[k] != rb[k]}
         row["changed"] = la != lb or bool(resources)
         if not row["changed"]:
             continue
