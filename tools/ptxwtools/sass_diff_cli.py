@@ -1,4 +1,6 @@
-"""The `ptxw sass-diff` subcommand: its arguments, checked before anything is compiled or written.
+"""`ptxw sass-diff`: what changed in the SASS of the same sources, kernel by kernel, between two
+toolchains, two git revisions or a recorded baseline (this module: its arguments, checked before
+anything is compiled or written).
 
 examples:
   ptxw sass-diff k.cu --targets sm_90a,sm_100a --cuda-root system --cuda-root 13.5
