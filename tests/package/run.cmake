@@ -1,8 +1,12 @@
-# Install ptxw from its build tree into a scratch prefix, then configure and build the consumer
-# project against that prefix only, and run its ptxw_add_codegen_test and ptxw_add_sass_baseline_test
-# tests: `arrive/*` must pass, `must_fail_wrong_scope` must fail with FileCheck's message, and
-# `must_fail_planted` with sass-diff's, until its _update_sass_baseline target accepts the change.
+# Install ptxw from its build tree into a scratch prefix, then configure and build a copy of the consumer
+# project against that prefix only, and run its ptxw_add_codegen_test, ptxw_add_sass_baseline_test and
+# ptxw_add_lit_tests tests: `arrive/*` must pass, `must_fail_wrong_scope` must fail with FileCheck's message,
+# and `must_fail_planted` with sass-diff's diff and the target that accepts it, until that target does; `lit/*`
+# must pass (a test unsupported on sm_90a, one expected to fail), fail once a check breaks, and pass again
+# after lit_update_checks rewrote a generated block that was deleted.
 file(REMOVE_RECURSE ${WORK_DIR})
+file(COPY ${CONSUMER_DIR}/ DESTINATION ${WORK_DIR}/consumer)
+set(CONSUMER_DIR ${WORK_DIR}/consumer)
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -12,7 +16,7 @@ function(step)
 endfunction()
 step(${CMAKE_COMMAND} --install ${PTXW_BINARY_DIR} --prefix ${WORK_DIR}/prefix)
 step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
-     -DPTXW_DEPS_DIR=${PTXW_DEPS_DIR})
+     -DPTXW_DEPS_DIR=${PTXW_DEPS_DIR} -DCMAKE_CUDA_COMPILER=${CMAKE_CUDA_COMPILER})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^arrive/" --output-on-failure --no-tests=error)
 
@@ -33,8 +37,32 @@ endfunction()
 
 must_fail(must_fail_wrong_scope "^must_fail_wrong" "expected string not found in input" "PTX checks failed for sm_90a")
 message("package test: must_fail_wrong_scope failed as it must (FileCheck rejected the wrong scope)")
-must_fail(must_fail_planted "^must_fail_planted/" "codegen/arrive.cu +sm_90a +signal_ready +SASS" "2 changed")
+must_fail(must_fail_planted "^must_fail_planted/" "codegen/arrive.cu +sm_90a +signal_ready +SASS" "2 changed"
+          "-SYNCS.ARRIVE.TRANS64.RED" "to accept these changes: cmake --build [^ ]+ --target must_fail_planted_update_sass_baseline")
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --target must_fail_planted_update_sass_baseline)
 step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^must_fail_planted/" --output-on-failure --no-tests=error)
 message("package test: must_fail_planted failed as it must (sass-diff showed the change), and passes once its "
         "baseline is updated")
+
+# The lit suite: sm_90a runs arrive, generated and the expected failure and skips multicast; sm_100a runs all four.
+execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^lit/" -V --no-tests=error
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "sm_90a +3 +1 +0" OR NOT out MATCHES "sm_100a +4 +0 +0")
+  message(FATAL_ERROR "package test: lit/* should pass with 3 passed, 1 unsupported on sm_90a and 4 passed on sm_100a:\n${out}")
+endif()
+file(READ ${CONSUMER_DIR}/lit/expected_failure.cu text)
+string(REPLACE "// XFAIL: *" "" broken "${text}")
+file(WRITE ${CONSUMER_DIR}/lit/expected_failure.cu "${broken}")
+must_fail(lit_broken_check "^lit/sm_90a" "expected string not found in input" "sm_90a +2 +1 +1")
+file(WRITE ${CONSUMER_DIR}/lit/expected_failure.cu "${text}")
+message("package test: lit/sm_90a failed as it must once a check broke")
+file(READ ${CONSUMER_DIR}/lit/generated.cu generated)
+string(REGEX REPLACE "\n// generated: .*" "\n" stripped "${generated}")
+file(WRITE ${CONSUMER_DIR}/lit/generated.cu "${stripped}")
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --target lit_update_checks)
+file(READ ${CONSUMER_DIR}/lit/generated.cu regenerated)
+if(NOT regenerated STREQUAL generated)
+  message(FATAL_ERROR "package test: lit_update_checks wrote\n${regenerated}\ninstead of\n${generated}")
+endif()
+step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^lit/" --output-on-failure --no-tests=error)
+message("package test: lit_update_checks regenerated the deleted checks, and lit/* passes")

@@ -4,6 +4,7 @@ broken toolchains, and a ptxas that lacks the target. Each must say what is wron
 silently."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import toolchain
+from ptxwtools import cli, deps, toolchain
 
 PTXW = toolchain.REPO / "tools" / "ptxw"
 REAL = toolchain.find_toolchain()
@@ -127,11 +128,111 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(out.returncode, 1, out.stderr)
         self.assertIn("ptxw compile: command failed", out.stderr)
 
+    def test_each_tool_is_invoked_from_one_place(self):
+        # ptxas's command line (toolchain.Toolchain.ptxas_command), lit's (lit_suite.command), the
+        # report files (style.write_reports): written once, so that they cannot drift
+        for needle, home in (("--gpu-name=", "toolchain.py"), ('"bin" / "lit"', "lit_suite.py"),
+                             ('"sass-diff.html"', None), ('"conformance.html"', None)):
+            with self.subTest(needle):
+                found = [p.name for p in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py") if needle in p.read_text()]
+                self.assertEqual(found, [home] if home else [])
+
     def test_only_the_command_line_exits(self):
         # Library code raises errors.PtxwError; cli.main alone turns it into an exit status.
         for path in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py"):
             with self.subTest(path.name):
                 self.assertNotRegex(path.read_text(), r"SystemExit|sys\.exit|\bexit\(")
+
+
+class OptionsTest(unittest.TestCase):
+    """What a CI owner types: --targets in every spelling, one name for a CUDA root, --version."""
+
+    TARGET_COMMANDS = ("sass-diff", "conformance", "codegen", "update-checks", "gate")
+
+    def test_every_spelling_of_targets(self):
+        for command in self.TARGET_COMMANDS:
+            for spelling in (["--targets", "sm_90a,sm_100a"], ["--targets=sm_90a,sm_100a"], ["--targets", "sm_90a", "sm_100a"],
+                             ["--targets", "sm_90a", "--targets=sm_100a"], ["--targets", "sm_90a,", "sm_100a"]):
+                with self.subTest(command=command, spelling=spelling):
+                    more = ["a.cu"] if command == "update-checks" else []
+                    self.assertEqual(cli.parse([command, *more, *spelling]).targets, ["sm_90a", "sm_100a"])
+
+    def test_targets_never_swallow_a_source(self):
+        for args in (["--targets", "sm_90a", "sm_100a", "k.cu", "j.cu"], ["k.cu", "--targets", "sm_90a,sm_100a", "j.cu"],
+                     ["--targets", "sm_90a", "k.cu", "--targets", "sm_100a", "j.cu"], ["k.cu", "j.cu", "--targets=sm_90a,sm_100a"]):
+            with self.subTest(args):
+                a = cli.parse(["sass-diff", *args, "--cuda-root", "system", "--cuda-root", "13.5"])
+                self.assertEqual((a.sources, a.targets), (["k.cu", "j.cu"], ["sm_90a", "sm_100a"]))
+        a = cli.parse(["update-checks", "a.cu", "--targets", "sm_90a", "b.cu"])
+        self.assertEqual((a.files, a.targets), (["a.cu", "b.cu"], ["sm_90a"]))
+
+    def test_a_bad_target_is_still_read_as_one(self):
+        out = ptxw("gate", "--targets", "sm_90a", "sm9")
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("unknown target 'sm9'", out.stderr)
+        out = ptxw("sass-diff", "--targets", "sm_90a", "--no-such-option")
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("unrecognized arguments: --no-such-option", out.stderr)
+
+    def test_one_name_for_a_cuda_root(self):
+        for command in ("sass-diff", "conformance", "codegen", "update-checks", "gate", "compile", "check"):
+            with self.subTest(command):
+                out = ptxw(command, "--help")
+                self.assertIn("--cuda-root CUDA_ROOT", out.stdout)
+                self.assertNotIn("--toolchain ", out.stdout)
+
+    def test_a_cuda_root_is_read_the_same_way_everywhere(self):
+        installed = dict(zip(deps.TOOLCHAINS, deps.toolchain_roots()))["13.5.37"]
+        if not (installed / "bin" / "ptxas").exists():
+            self.skipTest("CUDA 13.5 not installed (tools/ptxw setup --toolchains)")
+        self.assertEqual(toolchain.find_toolchain("13.5").root, installed.resolve())
+        self.assertEqual(toolchain.find_toolchain("system").root, REAL.root)
+        out = ptxw("gate", "--targets", "sm_99a", "--cuda-root", "13.5")  # a target this ptxas lacks: skipped
+        self.assertEqual(out.returncode, 77, out.stdout + out.stderr)
+        self.assertIn("ptxas 13.5.37", out.stdout)
+
+    def test_version(self):
+        out = ptxw("--version")
+        version = re.search(r"project\(ptxw VERSION (\S+)", (toolchain.REPO / "CMakeLists.txt").read_text()).group(1)
+        self.assertEqual((out.returncode, out.stdout.strip()), (0, f"ptxw {version}"))
+
+    def test_messages_name_only_their_command_s_options(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "k.cu").write_text("__global__ void k() {}\n")
+            nowhere = str(Path(tmp, "nowhere"))
+            cases = [["compile", "k.cu", "--target", "sm_90a", "-o", "o", "--cuda-root", nowhere],
+                     ["check", "k.cu", "--target", "sm_90a", "--checks", "k.cu", "--out", "o", "--cuda-root", nowhere],
+                     ["check", "k.cu", "--target", "sm_90a", "--checks", "k.cu", "--out", "o"],
+                     ["check", "k.cu", "--target", "sm_90a", "--checks", "k.cu", "--out", "o", "--requires", "nope"],
+                     ["gate", "--targets", "sm_90a", "--cuda-root", nowhere],
+                     ["codegen", "--no-setup", "--targets", "sm_90a", "--cuda-root", nowhere],
+                     ["update-checks", "k.cu", "--cuda-root", nowhere], ["update-checks", "k.cu"],
+                     ["sass-diff", "k.cu", "--targets", "sm_90a", "--cuda-root", nowhere, "--cuda-root", "system"],
+                     ["sass-diff", "k.cu", "--targets", "sm_90a"], ["sass-diff", "k.cu", "--cuda-root", "system", "--cuda-root", "13.5"],
+                     ["sass-diff", "k.cu", "--targets", "sm_90a", "--baseline", "b.json", "--cuda-root", "system", "--cuda-root", "13.5"],
+                     ["sass-diff", "k.cu", "--targets", "sm_90a", "--update-baseline", "--cuda-root", "system", "--cuda-root", "13.5"],
+                     ["sass-diff", "--built", "b", "--targets", "sm_90a"], ["sass-diff", "k.cu", "--targets", "sm_90a", "--rev", "x"],
+                     ["sass-diff", "k.cu", "--targets", "sm_90a", "--cuda-root", "9.9"],
+                     ["conformance", "--cuda-root", nowhere, "--no-default-toolchains", "--targets", "sm_90a"]]
+            for args in cases:
+                with self.subTest(args):
+                    out = subprocess.run([sys.executable, str(PTXW), *args], capture_output=True, text=True, cwd=tmp)
+                    self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+                    own = set(re.findall(r"--[a-z][a-z-]+", ptxw(args[0], "--help").stdout))
+                    named = {o for o in re.findall(r"(?<![\w-])--[a-z][a-z-]+", out.stderr)
+                             if not re.search(rf"setup {o}\b", out.stderr)}  # `ptxw setup --toolchains` is advice
+                    self.assertLessEqual(named, own, out.stderr)
+
+    def test_bad_input_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "k.cu").write_text("__global__ void k() {}\n")
+            for args in (["compile", "k.cu", "--target", "sm_9x", "-o", "out/k"], ["compile", "nope.cu", "--target", "sm_90a", "-o", "out/k"],
+                         ["check", "k.cu", "--target", "sm_90a", "--checks", "nope.checks", "--out", "out"],
+                         ["sass-diff", "nope.cu", "--targets", "sm_90a", "--cuda-root", "system", "--cuda-root", "system"]):
+                with self.subTest(args):
+                    out = subprocess.run([sys.executable, str(PTXW), *args], capture_output=True, text=True, cwd=tmp)
+                    self.assertEqual(out.returncode, 2, out.stderr)
+                    self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()), ["k.cu"])
 
 
 class InstalledToolTest(unittest.TestCase):

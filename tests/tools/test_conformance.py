@@ -35,7 +35,7 @@ class ConformanceTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.proc, cls.report = run_grid(cls.tmp.name, "--toolchain", str(REAL.root), "--targets", "sm_90a", "sm_100a")
+        cls.proc, cls.report = run_grid(cls.tmp.name, "--cuda-root", str(REAL.root), "--targets", "sm_90a", "sm_100a")
 
     @classmethod
     def tearDownClass(cls):
@@ -94,15 +94,16 @@ class ConformanceTest(unittest.TestCase):
 
 
 class DisagreementTest(unittest.TestCase):
-    """Cells where a gate disagrees with ptxas (README, "Findings"): with CUDA 13.0, ptxw and CCCL refuse
-    mbarrier.arrive.release.cta on sm_80, which ptxas accepts; CCCL 3.0.1 refuses the multicast
+    """Cells where a gate disagrees with ptxas (the findings of docs/runs/2026-11-22-conformance.md):
+    with CUDA 13.0, CCCL refuses mbarrier.arrive.release.cta on sm_80, which ptxas accepts (ptxw refuses it too, but the PTX ISA gives
+    the form from sm_90 only: ptxw agrees, as `ptxw gate` says); CCCL 3.0.1 refuses the multicast
     try_cancel on sm_100f (at link time), which ptxas and ptxw accept. The flag is set on exactly those
     cells, and --fail-on-disagreement turns them into exit 1."""
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.args = ["--no-default-toolchains", "--toolchain", str(REAL.root), "--build-dir", str(Path(cls.tmp.name, "build")),
+        cls.args = ["--no-default-toolchains", "--cuda-root", str(REAL.root), "--build-dir", str(Path(cls.tmp.name, "build")),
                     "--out", str(Path(cls.tmp.name, "report")), "--targets", "sm_80", "sm_100f", "--variants",
                     "mbarrier.arrive.release.cta", "clusterlaunchcontrol.try_cancel.multicast"]
         cls.proc = subprocess.run([sys.executable, str(PTXW), "conformance", *cls.args], capture_output=True, text=True)
@@ -112,12 +113,22 @@ class DisagreementTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def test_both_gates_disagree_on_sm80(self):
+    def test_cccl_alone_disagrees_on_sm80(self):
         c = cell(self.report, "sm_80", "mbarrier.arrive.release.cta")
         self.assertEqual((c["ptxas"]["verdict"], c["ptxw"]["verdict"], c["cccl"]["verdict"]),
                          ("accept", "reject", "reject (link time)"))
-        self.assertEqual(c["problems"], ["ptxw rejects what ptxas accepts", "cccl rejects what ptxas accepts (link time)"])
+        self.assertEqual(c["problems"], ["cccl rejects what ptxas accepts (link time)"])
         self.assertTrue(c["disagrees"])
+        self.assertIn("ptxw ✗ (ISA) cccl ✗link", Path(self.tmp.name, "report", "conformance.md").read_text())
+
+    def test_the_gate_command_agrees_with_the_grid(self):
+        out = subprocess.run([sys.executable, str(PTXW), "gate", "--targets", "sm_80", "--cuda-root", str(REAL.root)],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("R9 errors where ptxas accepts them but the PTX ISA gives a newer target", out.stdout)
+        self.assertIn("mbarrier.arrive.release.cta", out.stdout)
+        ptxw_problems = [p for c in self.report["cells"] for p in c["problems"] if p.startswith("ptxw")]
+        self.assertEqual(ptxw_problems, [])
 
     def test_cccl_alone_disagrees_on_sm100f(self):
         c = cell(self.report, "sm_100f", "clusterlaunchcontrol.try_cancel.multicast")
@@ -156,6 +167,14 @@ class ProblemTest(unittest.TestCase):
         self.assertEqual(self.problems("accept", "no nvcc", "no nvcc"), ([], False))
         self.assertEqual(self.problems("accept", "accept", "no binding"), ([], False))
 
+    def test_refusing_what_the_isa_gives_only_to_newer_targets_is_agreeing(self):
+        arrive = variants.BY_ID["mbarrier.arrive.release.cta"]  # sm_90 in the PTX ISA; ptxas 13.0 takes it on sm_80
+        steps = [asdict(conformance.Step(conformance.Verdict(v))) for v in ("accept", "reject", "no binding", "accept")]
+        c = conformance._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[1], steps[2], None)
+        self.assertEqual((c.problems, c.disagrees), ([], False))
+        c = conformance._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[3], steps[2], None)
+        self.assertEqual([str(p) for p in c.problems], ["ptxw accepts what the PTX ISA gives only from sm_90"])
+
     def test_unmeasured_is_no_disagreement(self):
         error = asdict(conformance.Step(conformance.Verdict.ERROR, why="ptxas killed by signal 11"))
         accept = asdict(conformance.Step(conformance.Verdict.ACCEPT))
@@ -185,7 +204,7 @@ class BadInputTest(unittest.TestCase):
         self.check("--variants", "mbarrier.nope*", message="no variant matches mbarrier.nope*")
 
     def test_missing_toolchain(self):
-        self.check("--toolchain", "/nowhere/cuda", message="no CUDA toolchain at /nowhere/cuda")
+        self.check("--cuda-root", "/nowhere/cuda", message="no CUDA toolchain at /nowhere/cuda")
 
     def test_unreadable_grid_to_compare(self):
         self.check("--compare", "/nowhere.json", message="cannot read a grid from /nowhere.json")
@@ -201,7 +220,7 @@ class BrokenToolchainTest(unittest.TestCase):
                 case "$1" in --help|--version) exec {real}/ptxas "$@";; esac
                 kill -SEGV $$
                 """)
-            run, report = run_grid(tmp, "--toolchain", str(crashing), "--targets", "sm_100a")
+            run, report = run_grid(tmp, "--cuda-root", str(crashing), "--targets", "sm_100a")
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("ptxas killed by signal 11", run.stdout)
         c = cell(report, "sm_100a", "mbarrier.init")
@@ -224,7 +243,7 @@ class AssemblerOnlyToolchainTest(unittest.TestCase):
             bin_dir = Path(tmp, "cuda", "bin")
             bin_dir.mkdir(parents=True)
             bin_dir.joinpath("ptxas").symlink_to(REAL.ptxas)
-            run, report = run_grid(tmp, "--toolchain", str(bin_dir.parent), "--targets", "sm_90a", "sm_100a")
+            run, report = run_grid(tmp, "--cuda-root", str(bin_dir.parent), "--targets", "sm_90a", "sm_100a")
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertIn("ptxas only: no nvcc", run.stdout)
         c = cell(report, "sm_100a", "clusterlaunchcontrol.try_cancel")

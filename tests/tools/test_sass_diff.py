@@ -14,7 +14,7 @@ from pathlib import Path
 from unittest import mock
 
 from ptxwtools import cache, cubin, deps, targets, toolchain
-from ptxwtools.sass_diff import compare_kernels
+from ptxwtools.sass_diff_compare import compare_kernels
 
 from test_cli import PTXW
 
@@ -101,17 +101,70 @@ class CompareTest(unittest.TestCase):
     B = ("b", {"REG": 4}, ["/*0000*/ EXIT"])
 
     def test_kernel_order_does_not_matter(self):
-        self.assertEqual(compare_kernels(record(self.A, self.B), record(self.B, self.A), ("old", "new")), [])
+        self.assertEqual(compare_kernels(record(self.A, self.B), record(self.B, self.A), ("old", "new"))[0], [])
 
     def test_a_resource_change_alone_is_a_change(self):
         more = ("a", {"REG": 10}, self.A[2])
-        (k,) = compare_kernels(record(self.A), record(more), ("old", "new"))
+        (k,), _ = compare_kernels(record(self.A), record(more), ("old", "new"))
         self.assertEqual((k.kernel, k.resources, k.diff), ("a", {"REG": [8, 10]}, ""))
 
+    def test_a_resource_one_record_lacks_is_not_compared(self):
+        # a baseline recorded before ptxw recorded launch bounds (THREADS) against one that does
+        bounded = ("a", {"REG": 8, "THREADS": 512}, self.A[2])
+        self.assertEqual(compare_kernels(record(self.A), record(bounded), ("old", "new"))[0], [])
+        unbounded = ("a", {"REG": 8, "THREADS": 0}, self.A[2])
+        (k,), _ = compare_kernels(record(unbounded), record(bounded), ("old", "new"))
+        self.assertEqual(k.resources, {"THREADS": [0, 512]})
+
     def test_added_and_removed_kernels(self):
-        got = compare_kernels(record(self.A), record(self.B), ("old", "new"))
+        got, _ = compare_kernels(record(self.A), record(self.B), ("old", "new"))
         self.assertEqual([(k.kernel, k.change) for k in got], [("a", "removed"), ("b", "added")])
         self.assertEqual(got[1].opcodes, {"control": [0, 1]})
+
+    def test_every_kernel_has_its_resources_changed_or_not(self):
+        a = ("k", {"REG": 32, "SHARED": 4096, "THREADS": 256}, ["/*0000*/ EXIT"])
+        changes, table = compare_kernels(record(a, self.B), record(a, self.B), ("old", "new"), "sm_90a")
+        self.assertEqual(changes, [])
+        (row,) = [r for r in table if r["kernel"] == "k"]
+        self.assertEqual(row["old"], row["new"])
+        # 256 threads x 32 registers: 8 blocks by registers, 8 warps each: all 64 warp slots of an sm_90
+        self.assertEqual(row["new"], {"instructions": 1, "sync/fence": 0, "REG": 32, "SHARED": 4096, "THREADS": 256,
+                                      "OCCUPANCY": 100})
+
+
+class FirstErrorTest(unittest.TestCase):
+    """The error a report shows names the user's file and line, also when it is in a header."""
+
+    def test_an_error_in_a_header_names_the_line_of_the_source_that_reached_it(self):
+        from ptxwtools.sass_diff_compare import first_error
+
+        message = textwrap.dedent("""\
+            $TREE/include/inc.h(1): error: expression must have class type but it has type "int"
+              template <class T> __attribute__((device)) T twice(T x) { return x.nope(); }
+                                                                               ^
+                      detected during instantiation of "T twice(T) [with T=int]" at line 5 of $TREE/src/k.cu
+
+            1 error detected in the compilation of "$TREE/src/k.cu".""")
+        self.assertEqual(first_error(message, "src/k.cu"), 'include/inc.h(1): error: expression must have class type '
+                         'but it has type "int" (reached from src/k.cu:5)')
+        self.assertEqual(first_error("$TREE/src/k.cu(3): error: expected a \";\"", "src/k.cu"),
+                         'src/k.cu(3): error: expected a ";"')
+
+
+class TerminalTableTest(unittest.TestCase):
+    def test_at_most_120_columns_with_kernels_by_their_own_name(self):
+        from ptxwtools import sass_diff_report
+
+        kernel = ("void cub::_V_300500_SM_900::detail::scan::DeviceScanKernel<cub::_V_300500_SM_900::detail::scan::"
+                  "policy_selector_from_types<int const*, int*, int, unsigned int, cuda::std::__4::plus<void>, false>, "
+                  "int const*>(int const*, int*, int)")
+        rows = [("a/very/long/path/to/the/sources/of/a/project/kernels/scan_by_key.cu", "sm_100a", kernel,
+                 "SASS; " + ", ".join(f"class{i} {i}→{i + 1}" for i in range(20))), ("k.cu", "sm_90a", "", "added")]
+        lines = sass_diff_report.table(rows)
+        self.assertLessEqual(max(map(len, lines)), 120, lines)
+        self.assertIn(" DeviceScanKernel ", lines[1])
+        self.assertIn("  …/project/kernels/scan_by_key.cu  ", lines[1])
+        self.assertTrue(lines[1].endswith("…"))
 
 
 class RebuildTest(unittest.TestCase):
@@ -159,10 +212,11 @@ class RevisionsTest(unittest.TestCase):
 
     def test_a_source_that_breaks_is_a_difference_of_its_own(self):
         u = units(self.report)[("src/other.cu", "sm_90a")]
-        self.assertEqual(u["status"], "changed")
+        self.assertEqual(u["status"], "compiles on one side only")
         self.assertIn("does not compile", u["note"])
-        self.assertIn("expected a \";\"", u["note"])  # nvcc's own message
+        self.assertIn("src/other.cu(15): error: expected a \";\"", u["note"])  # nvcc's own message, the user's line
         self.assertEqual(self.run_.returncode, 0, self.run_.stderr)  # reported, and the rest still diffed
+        self.assertIn("2 compile on one side only", self.run_.stdout)
 
     def test_fail_on_change(self):
         run, _ = sass_diff(self.tmp.name, "--rev", "HEAD~1", "--rev", "HEAD", "--fail-on-change", "src/kernels.cu",
@@ -179,13 +233,24 @@ class RevisionsTest(unittest.TestCase):
         self.assertIn("ptxas -v --gpu-name=sm_90a", " ".join(u["old"]["commands"]))
         self.assertIn("V13.0", u["old"]["provenance"]["tki_toolVersion"])
 
-    def test_a_revision_that_does_not_build(self):
+    def test_a_revision_that_does_not_build_is_a_change(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = git_repo(Path(tmp, "repo"), {"k.cu": KERNELS})
             commit(repo, {"k.cu": KERNELS.replace("*out = ph.parity();", "*out = ph.parity()")}, "broken")
-            run, report = sass_diff(tmp, "--rev", "HEAD~1", "--rev", "HEAD", "k.cu", "--targets", "sm_90a", cwd=repo)
-        self.assertEqual(run.returncode, 2, run.stdout + run.stderr)
-        self.assertRegex(run.stderr, r"ptxw sass-diff: HEAD \([0-9a-f]+\).* does not build: .*k.cu\(15\): error: expected a \";\"")
+            run, report = sass_diff(tmp, "--rev", "HEAD~1", "--rev", "HEAD", "k.cu", "--targets", "sm_90a",
+                                    "--fail-on-change", cwd=repo)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertEqual(units(report)[("k.cu", "sm_90a")]["status"], "compiles on one side only")
+        self.assertRegex(run.stdout, r"k.cu +sm_90a +HEAD \([0-9a-f]+\).*: does not compile: k.cu\(15\): error: expected")
+
+    def test_nothing_that_compiles_is_a_failure(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = git_repo(Path(tmp, "repo"), {"k.cu": KERNELS})
+            commit(repo, {"k.cu": KERNELS + "\n"}, "same")
+            run, report = sass_diff(tmp, "--rev", "HEAD~1", "--rev", "HEAD", "k.cu", "--targets", "sm_90a", "--",
+                                    "--no-such-nvcc-flag", cwd=repo)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("ptxw sass-diff: nothing compiled on either side: k.cu for sm_90a", run.stderr)
 
 
 class CacheTest(unittest.TestCase):
@@ -239,7 +304,7 @@ class ToolchainsTest(unittest.TestCase):
             self.skipTest("CUDA 13.5 not installed (tools/ptxw setup --toolchains)")
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp, "known.cu").write_text(self.KNOWN)
-            run, report = sass_diff(tmp, "--toolchain", "system", "--toolchain", "13.5", "known.cu",
+            run, report = sass_diff(tmp, "--cuda-root", "system", "--cuda-root", "13.5", "known.cu",
                                     "--targets", "sm_90a", "sm_120a", cwd=tmp)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         got = units(report)
@@ -264,13 +329,40 @@ class AssemblerOnlyTest(unittest.TestCase):
             bin_dir.joinpath("ptxas").symlink_to(toolchain.find_toolchain().ptxas)
             Path(tmp, "k.cu").write_text(KERNELS)
             Path(tmp, "loop.ptx").write_text(LOOP_PTX)
-            run, report = sass_diff(tmp, "--toolchain", "system", "--toolchain", str(bin_dir.parent), "k.cu", "loop.ptx",
+            run, report = sass_diff(tmp, "--cuda-root", "system", "--cuda-root", str(bin_dir.parent), "k.cu", "loop.ptx",
                                     "--targets", "sm_90a", "--fail-on-change", cwd=tmp)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         got = units(report)
         self.assertEqual(got[("k.cu", "sm_90a")]["status"], "not comparable")
         self.assertIn("no nvcc in this toolchain", got[("k.cu", "sm_90a")]["note"])
         self.assertEqual(got[("loop.ptx", "sm_90a")]["status"], "same")
+
+
+class CodeDigestTest(unittest.TestCase):
+    """A cached result is keyed by the code that made it: the modules a cache user imports, transitively,
+    found from the code (cache.code_digest), so an edit of compile.py's nvcc flags reaches the
+    conformance grid's cells too."""
+
+    def test_what_each_cache_user_is_made_by(self):
+        for user, needs in (("conformance", {"compile", "gate", "variants", "probes", "sass", "cubin"}),
+                            ("sass_diff_build", {"compile", "cubin", "sass"}), ("update_checks", {"compile", "sass"}),
+                            ("sass_diff_compare", {"sass", "pairing", "occupancy"})):
+            with tempfile.TemporaryDirectory() as tmp:
+                shutil.copytree(toolchain.REPO / "tools" / "ptxwtools", Path(tmp, "ptxwtools"))
+
+                def digest():
+                    return subprocess.run([sys.executable, "-c", f"from ptxwtools import cache; print(cache.code_digest('{user}'))"],
+                                          capture_output=True, text=True, cwd=tmp, check=True).stdout
+
+                for module in sorted(needs):
+                    with self.subTest(user=user, module=module):
+                        before = digest()
+                        with Path(tmp, "ptxwtools", f"{module}.py").open("a") as f:
+                            f.write("# an edit\n")
+                        self.assertNotEqual(digest(), before)
+                before = digest()
+                Path(tmp, "ptxwtools", "mutate.py").write_text("# imported by none of them\n")
+                self.assertEqual(digest(), before)
 
 
 class CacheWriteTest(unittest.TestCase):
@@ -295,14 +387,14 @@ class BadInputTest(unittest.TestCase):
             self.assertFalse(Path(tmp, "build").exists())
 
     def test_unknown_target(self):
-        self.check(["--toolchain", "system", "--toolchain", "system", "k.cu", "--targets", "sm_9x"], "unknown target 'sm_9x'")
+        self.check(["--cuda-root", "system", "--cuda-root", "system", "k.cu", "--targets", "sm_9x"], "unknown target 'sm_9x'")
 
     def test_target_no_toolchain_knows(self):
-        self.check(["--toolchain", "system", "--toolchain", "system", "k.cu", "--targets", "sm_99"],
+        self.check(["--cuda-root", "system", "--cuda-root", "system", "k.cu", "--targets", "sm_99"],
                    "unknown target 'sm_99': no toolchain of this diff knows it")
 
     def test_missing_toolchain(self):
-        self.check(["--toolchain", "system", "--toolchain", "/nowhere/cuda", "k.cu", "--targets", "sm_90a"],
+        self.check(["--cuda-root", "system", "--cuda-root", "/nowhere/cuda", "k.cu", "--targets", "sm_90a"],
                    "no CUDA toolchain at /nowhere/cuda")
 
     def test_unknown_revision(self):
@@ -310,7 +402,7 @@ class BadInputTest(unittest.TestCase):
                    "'no-such-branch' is not a revision", cwd=toolchain.REPO)
 
     def test_missing_source_and_baseline(self):
-        self.check(["--toolchain", "system", "--toolchain", "system", "nope.cu", "--targets", "sm_90a"], "no source nope.cu")
+        self.check(["--cuda-root", "system", "--cuda-root", "system", "nope.cu", "--targets", "sm_90a"], "no source nope.cu")
         self.check(["--baseline", "nope.json", "k.cu", "--targets", "sm_90a"], "no baseline nope.json")
 
     def test_nothing_to_compare(self):

@@ -1,6 +1,8 @@
 """A folder of JSON values keyed by digests of their inputs, written atomically (temporary file, then
 rename) so that an interrupted or concurrent run never leaves half a value behind."""
 
+import ast
+import functools
 import hashlib
 import json
 import os
@@ -23,6 +25,29 @@ def tree_digest(root: Path, pattern: str) -> str:
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:24]
+
+
+def _imports(module: str) -> set:
+    """The ptxwtools modules a module imports ('from . import x', 'from .x import y'), wherever in it."""
+    tree = ast.parse(Path(__file__).with_name(f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+    return {m for m in found if Path(__file__).with_name(f"{m}.py").is_file()}
+
+
+@functools.lru_cache(maxsize=None)
+def code_digest(*modules) -> str:
+    """Of the source of the ptxwtools modules named and of every one they import, transitively: what a
+    cached result was made by, derived from the code rather than kept by hand."""
+    seen, todo = set(), list(modules)
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo += sorted(_imports(m) - seen)
+    return digest(*(f"{m}:{Path(__file__).with_name(f'{m}.py').read_text()}" for m in sorted(seen)))
 
 
 def _umask() -> int:

@@ -1,8 +1,7 @@
 """`ptxw check`: FileCheck a user's kernel, compiled for one target, with the prefixes and features of
 ptxw's own codegen suite. The installed package's ptxw_add_codegen_test() runs it (cmake/ptxwCodegen.cmake).
 
-    ptxw check --target sm_100a --checks kernel.checks [--requires clc]... [--cuda-root R] --out DIR
-               kernel.cu [more.cu ...] [-- nvcc flags]
+    ptxw check kernel.cu --target sm_100a --checks kernel.checks --requires mbarrier --out out/check -- -DN=4
 
 The checks file holds FileCheck directives under the suite's prefixes: PTX, PTX-SM10X, PTX-SM100A
 for the PTX; SASS, SASS-SM10X, SASS-SM100A for the canonical SASS listing (sass.py). A kind with no
@@ -22,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, errors, probes, targets, toolchain
+from . import compile as compile_, errors, options, probes, targets, toolchain
 from .errors import ExitCode
 
 _SUFFIX = r"(-(DAG|NEXT|NOT|SAME|LABEL|EMPTY|COUNT-\d+))?:"
@@ -86,6 +85,6 @@ def add_parser(sub):
     p.add_argument("--checks", required=True, type=Path)
     p.add_argument("--out", required=True, type=Path, help="folder for the PTX, cubin and SASS it checks")
     p.add_argument("--requires", action="append", default=[], metavar="FEATURE", help="repeatable")
-    p.add_argument("--cuda-root")
+    options.add_cuda_root(p)
     p.set_defaults(run=lambda a: check(a.sources, a.target, a.checks, a.out, a.cuda_root, a.requires, a.nvcc_flags),
-                   takes_nvcc_flags=True)
+                   takes_nvcc_flags=True, more_positionals=("sources", Path))

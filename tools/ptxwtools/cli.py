@@ -3,63 +3,16 @@ becomes its exit status (errors.ExitCode: 0 ok, 1 failures found, 2 bad input, 7
 message, `ptxw <command>: ...`. Arguments are checked before anything is installed or written."""
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from . import (check, compile as compile_, deps, errors, gate, mutate, sass_diff_cli, sass_equal, targets, toolchain,
-               update_checks)
+from . import (__version__, check, compile as compile_, deps, errors, gate, lit_suite, mutate, options, sass_diff_cli,
+               sass_equal, targets, toolchain, update_checks)
 from .errors import ExitCode
 
 REPO = toolchain.REPO
-_FAILED_CODES = ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")
-
-
-def _lit_env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(toolchain.deps_dir() / "py"), env.get("PYTHONPATH")]))
-    return env
-
-
-def run_codegen(target_names, build_dir: Path, cuda_root=None, jobs=None, quiet=False):
-    """One lit run per target. Returns {target: {code: count}} and whether everything ran."""
-    summary, complete = {}, True
-    for name in target_names:
-        results = build_dir / "codegen" / f"{name}.json"
-        results.parent.mkdir(parents=True, exist_ok=True)
-        results.unlink(missing_ok=True)
-        cmd = [sys.executable, str(toolchain.deps_dir() / "py" / "bin" / "lit"), str(REPO / "tests" / "codegen"), "--param", f"target={name}",
-               "--param", f"build_dir={build_dir}", "-o", str(results), "-q" if quiet else "-sv"]
-        if cuda_root:
-            cmd += ["--param", f"cuda_root={cuda_root}"]
-        if jobs:
-            cmd += ["-j", str(jobs)]
-        print(f"== codegen {name}", flush=True)
-        rc = subprocess.run(cmd, env=_lit_env()).returncode
-        counts = {}
-        if results.exists():
-            for t in json.loads(results.read_text())["tests"]:
-                counts[t["code"]] = counts.get(t["code"], 0) + 1
-        else:
-            counts["ERROR"] = 1  # lit stopped before running tests (its message is above)
-        if rc != 0 and not any(counts.get(c) for c in _FAILED_CODES):
-            counts["ERROR"] = 1
-        summary[name] = counts
-        complete &= not any(counts.get(c) for c in _FAILED_CODES)
-    return summary, complete
-
-
-def print_summary(summary):
-    rows = [("target", "passed", "unsupported", "failed")]
-    for name, c in summary.items():
-        failed = sum(c.get(k, 0) for k in _FAILED_CODES)
-        rows.append((name, str(c.get("PASS", 0) + c.get("XFAIL", 0)), str(c.get("UNSUPPORTED", 0)), str(failed)))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    print()
-    for r in rows:
-        print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(r, widths))))
 
 
 def cmd_setup(a):
@@ -70,29 +23,35 @@ def cmd_setup(a):
 
 
 def cmd_codegen(a):
-    for name in a.targets:
+    names = options.targets_of(a)
+    for name in names:
         targets.parse(name)
-    toolchain.find_toolchain(a.cuda_root)
+    suite = Path(a.suite).resolve() if a.suite else lit_suite.OWN_SUITE
+    if not (suite / "lit.cfg.py").is_file() and not (suite / "lit.site.cfg.py").is_file():
+        raise errors.BadInput(f"no codegen suite at {suite}: a folder with a lit.cfg.py or lit.site.cfg.py "
+                              "(ptxw_add_lit_tests generates one)")
+    tc = toolchain.find_toolchain(a.cuda_root)
     if not a.no_setup:
         deps.setup()
-    summary, complete = run_codegen(a.targets, Path(a.build_dir).resolve(), a.cuda_root, a.jobs)
-    print_summary(summary)
+    summary, complete = lit_suite.run(suite, names, options.build_dir_of(a), tc.root, a.jobs)
+    lit_suite.print_summary(summary)
     return ExitCode.OK if complete else ExitCode.FAILED
 
 
 def cmd_conformance(a):
     from . import conformance, report
 
-    for name in a.targets:
+    names = options.targets_of(a)
+    for name in names:
         targets.parse(name)
     selected = conformance.select_variants(a.variants)
     before = conformance.load_verdicts(Path(a.compare)) if a.compare else None
-    extra = [toolchain.Toolchain(Path(t).resolve()).check(require_nvcc=False).root for t in a.toolchain]
+    extra = [toolchain.find_toolchain(t, require_nvcc=False).root for t in a.cuda_root]
     runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results) if a.runtime_results \
         else None
     deps.setup(toolchains=not a.no_default_toolchains)
     roots = ([] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]) + extra
-    build = Path(a.build_dir).resolve()
+    build = options.build_dir_of(a)
     out_dir = Path(a.out).resolve() if a.out else build / "conformance"
     runtime = runtime or conformance.live_runtime(build, out_dir)
     tty = sys.stderr.isatty()
@@ -102,7 +61,7 @@ def cmd_conformance(a):
         sys.stderr.write(("\r" + line.ljust(60)) if tty else line + "\n")
         sys.stderr.flush()
 
-    grid = conformance.measure(roots, a.targets, build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
+    grid = conformance.measure(roots, names, build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
                                progress=progress, command=toolchain.command_line("conformance"), selected=selected)
     if tty:
         sys.stderr.write("\n")
@@ -120,7 +79,7 @@ def cmd_conformance(a):
 
 def cmd_test(a):
     deps.setup(toolchains=True)  # the sass-diff tests compare CUDA 13.0 with 13.5
-    build = Path(a.build_dir).resolve()
+    build = options.build_dir_of(a)
     jobs = str(os.cpu_count() or 2)
     steps = [
         ["cmake", "-S", str(REPO), "-B", str(build), "-DPTXW_BUILD_TESTS=ON"],
@@ -151,6 +110,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ptxw", description="ptxw's tools: the conformance grid, the codegen suite and "
                                 "SASS checks.", epilog="Exit status: 0 ok, 1 failures found, 2 bad input, 77 skipped.",
                                 formatter_class=_OneLinePerCommand)
+    p.add_argument("--version", action="version", version=f"ptxw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     s = sub.add_parser("setup", help="install what the suite needs (idempotent)", description=deps.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -159,16 +119,15 @@ def parser() -> argparse.ArgumentParser:
                                       "~/.cache/ptxw for the installed package)")
     s.set_defaults(run=cmd_setup)
     k = sub.add_parser("conformance", help="the grid: what each toolchain accepts and emits, per wrapped form and target")
-    k.add_argument("--targets", nargs="+", default=list(targets.DEFAULT_TARGETS), metavar="TARGET")
+    options.add_targets(k, default=targets.DEFAULT_TARGETS)
     k.add_argument("--variants", nargs="+", default=None, metavar="PATTERN",
                    help="only the wrapped forms whose id matches (shell patterns: 'clc*', 'fence.*')")
-    k.add_argument("--toolchain", action="append", default=[], metavar="CUDA_ROOT",
-                   help="another CUDA root to measure (repeatable)")
+    options.add_cuda_root(k, repeatable=True, help="another toolchain to measure: a CUDA root or an installed version")
     k.add_argument("--no-default-toolchains", action="store_true",
-                   help="measure only --toolchain roots (not /usr/local/cuda and the PyPI ones)")
+                   help="measure only the --cuda-root toolchains (not /usr/local/cuda and the PyPI ones)")
     k.add_argument("--runtime-results", metavar="GTEST_XML",
                    help="tests/runtime results recorded on a GPU (gtest --gtest_output=xml) for the runtime column")
-    k.add_argument("--build-dir", default=str(REPO / "build"))
+    options.add_build_dir(k, "its cache goes here")
     k.add_argument("--out", help="report folder (default: BUILD_DIR/conformance)")
     k.add_argument("--markdown", help="also write the Markdown report here (e.g. docs/conformance.md)")
     k.add_argument("--no-cache", action="store_true", help="measure every cell again")
@@ -178,29 +137,46 @@ def parser() -> argparse.ArgumentParser:
                    "measured differently now (verdicts and SASS opcodes) or is gone; cells it lacks are no change")
     k.set_defaults(run=cmd_conformance)
     sass_diff_cli.add_parser(sub)
-    c = sub.add_parser("codegen", help="run the codegen suite (lit) per target and print a summary")
-    c.add_argument("--targets", nargs="+", default=list(targets.SUITE_TARGETS), metavar="TARGET")
-    c.add_argument("--cuda-root", help="toolchain to test (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
-    c.add_argument("--build-dir", default=str(REPO / "build"))
+    c = sub.add_parser("codegen", help="run a codegen suite (lit) per target and print a summary",
+                       description="Run a codegen suite of lit tests once per target: ptxw's own (tests/codegen), or a "
+                       "project's, the folder ptxw_add_lit_tests() generates its lit.site.cfg.py in. A target the "
+                       "toolchain's ptxas does not list is reported unsupported, never failed.")
+    c.add_argument("suite", nargs="?", help="the suite's folder (default: ptxw's tests/codegen)")
+    options.add_targets(c, default=targets.SUITE_TARGETS)
+    options.add_cuda_root(c)
+    options.add_build_dir(c, "lit's outputs go to BUILD_DIR/codegen")
     c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
     c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
     c.set_defaults(run=cmd_codegen)
     update_checks.add_parser(sub)
     t = sub.add_parser("test", help="set up, build and run every test (CTest)")
-    t.add_argument("--build-dir", default=str(REPO / "build"))
+    options.add_build_dir(t, "the CMake build")
     t.set_defaults(run=cmd_test)
     for module in (compile_, sass_equal, check, gate, mutate):
         module.add_parser(sub)
     return p
 
 
-def main(argv=None) -> int:
-    argv, nvcc_flags = compile_.split_nvcc_flags(sys.argv[1:] if argv is None else argv)
+def parse(argv):
+    """The namespace of a command line; argparse's error (exit 2) for a malformed one."""
+    argv, nvcc_flags = compile_.split_nvcc_flags(argv)
     p = parser()
-    a = p.parse_args(argv)
+    a, rest = p.parse_known_args(options.expand_targets(argv))
+    # a source after an option (`sass-diff --targets sm_90a k.cu`): argparse leaves it over
+    more = getattr(a, "more_positionals", None)
+    if rest and (not more or any(r.startswith("-") for r in rest)):
+        p.error(f"unrecognized arguments: {' '.join(rest)}")
+    if rest:
+        name, kind = more
+        setattr(a, name, [*getattr(a, name), *map(kind, rest)])
     if nvcc_flags and not getattr(a, "takes_nvcc_flags", False):
         p.error(f"{a.command} takes no nvcc flags (the arguments after --)")
     a.nvcc_flags = nvcc_flags
+    return a
+
+
+def main(argv=None) -> int:
+    a = parse(sys.argv[1:] if argv is None else argv)
     try:
         return int(a.run(a))
     except errors.PtxwError as e:

@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
@@ -38,7 +37,6 @@ RUNTIME_TARGET = "sm_90a"
 RUNTIME_BINARY = Path("tests/runtime/ptxw_runtime_tests")
 
 _UNSUPPORTED_STUB = re.compile(r"__cuda_ptx_\w+_is_not_supported\w*")
-_SOURCE_FILES = ("conformance.py", "gate.py", "variants.py", "probes.py", "sass.py", "cubin.py")
 
 
 _digest = cache_.digest
@@ -131,8 +129,7 @@ class Measurer:
         self.cache = cache_.Cache(cache, use_cache)
         self.disasm = toolchain.find_disassembler(tc.root)
         self.headers = cache_.tree_digest(toolchain.REPO / "include", "*.h")
-        here = Path(__file__).parent
-        self.code = _digest(*(here.joinpath(f).read_text() for f in _SOURCE_FILES))
+        self.code = cache_.code_digest("conformance")  # with gate.py, compile.py, variants.py, ...
         self.identity = _digest(tc.root, tc.version, self.code)
 
     def _run(self, cmd, cwd=None):
@@ -180,7 +177,7 @@ class Measurer:
             ptx = Path(tmp, "variants.ptx")
             ptx.write_text(probes.ptx_module(self.tc, target, instructions))
             cub = Path(tmp, "variants.cubin")
-            rc, cmd, output = self._run([self.tc.ptxas, f"--gpu-name={target}", ptx, "-o", cub])
+            rc, cmd, output = self._run(self.tc.ptxas_command(target, ptx, cub))
             if rc != 0:
                 return {}, {}, cmd, output
             rc2, cmd2, listing = self._run([self.disasm, "-res-usage", "-sass", cub])
@@ -488,8 +485,10 @@ def _cell(tc, target, v, ptxas, ptxw_step, cccl_step, runtime) -> Cell:
             c.problems.append(Problem(Concern.UNMEASURED, part.text))
     if c.ptxas.verdict is Verdict.ERROR:  # nothing for a gate to agree with
         return c
-    if c.ptxw.verdict not in (Verdict.ERROR, Verdict.NO_NVCC) and (c.ptxw.verdict is Verdict.ACCEPT) != accepted:
+    expected = gate.must_compile(v, target, accepted)  # the one definition of ptxw's gate agreeing
+    if c.ptxw.verdict not in (Verdict.ERROR, Verdict.NO_NVCC) and (c.ptxw.verdict is Verdict.ACCEPT) != expected:
         c.problems.append(Problem(Concern.PTXW, "ptxw accepts what ptxas rejects" if not accepted else
+                                  f"ptxw accepts what the PTX ISA gives only from sm_{v.sm}" if not expected else
                                   "ptxw rejects what ptxas accepts"))
     if c.cccl.verdict not in (Verdict.NO_BINDING, Verdict.NO_NVCC, Verdict.ERROR) and \
             (c.cccl.verdict is Verdict.ACCEPT) != accepted:

@@ -13,8 +13,9 @@ _RES_FIELD = re.compile(r"([A-Z]+(?:\[\d+\])?):(\d+)")
 _PTXAS_FUNCTION = re.compile(r"Function properties for (\S+)")
 _PTXAS_SPILLS = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 
-# The resources a diff reports, as cuobjdump names them, and what ptxas -v adds.
-RESOURCES = ("REG", "SHARED", "STACK", "LOCAL", "SPILL_STORES", "SPILL_LOADS")
+# The resources a diff reports, as cuobjdump names them, what ptxas -v adds, and the launch bound
+# (THREADS, from the PTX; compile.py).
+RESOURCES = ("REG", "SHARED", "STACK", "LOCAL", "SPILL_STORES", "SPILL_LOADS", "THREADS")
 
 
 def _sections(data: bytes):

@@ -1,4 +1,4 @@
-"""How a ptxw command ends, and the exit status of each ending (README.md, "Exit status").
+"""How a ptxw command ends, and the exit status of each ending (README.md, "Tools").
 
 Library code returns results or raises one of these; only the command line (cli.py) turns them
 into an exit status and a message `ptxw <command>: ...`."""

@@ -1,7 +1,7 @@
 """`ptxw gate`: ptxw's R9 gate of every wrapped form (variants.py) against ptxas, per target, in two
 compiles -- the codegen suite's gate/ test on every target it runs.
 
-    tools/ptxw gate --targets sm_80 sm_90a sm_100a [--cuda-root R]
+    ptxw gate --targets sm_90a
 
 A form must compile for a target where ptxas accepts its one-instruction probe (probes.py) and the
 PTX ISA gives the form to the target (Variant.sm, the row of detail/qualifiers.h); elsewhere it must
@@ -24,7 +24,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from . import compile as compile_, probes, targets, toolchain, variants
+from . import compile as compile_, options, probes, targets, toolchain, variants
 from .errors import ExitCode
 
 _ERROR = re.compile(r"[^\n]*?(?:\((\d+)\))?: error: ([^\n]*)")
@@ -72,12 +72,19 @@ def same_form(ptx: str) -> str:
     return ptx.replace(".shared::cta", ".shared")
 
 
+def must_compile(v: variants.Variant, target: str, accepted_by_ptxas: bool) -> bool:
+    """What "ptxw's gate agrees" means, for `ptxw gate` and the conformance grid alike: a form compiles
+    where ptxas accepts its instruction and the PTX ISA gives the form to the target (Variant.sm, the
+    row of detail/qualifiers.h); elsewhere it is an R9 error. Refusing what ptxas takes beyond the ISA
+    (ptxas 13.0 assembles mbarrier.arrive.release.cta for sm_80) is agreeing."""
+    return accepted_by_ptxas and targets.parse(target).sm >= v.sm
+
+
 def check(tc: toolchain.Toolchain, target: str, selected=variants.VARIANTS) -> tuple:
     """Ids of the forms that compile, that are R9 errors though ptxas accepts them, that are R9 errors as
     ptxas rejects them; and the problems found, in words."""
-    sm = targets.parse(target).sm
     by_ptxas = [v for v in selected if probes.assemble(tc, target, v.ptx).accepted]
-    accepted = [v for v in by_ptxas if sm >= v.sm]
+    accepted = [v for v in by_ptxas if must_compile(v, target, True)]
     rejected = [v for v in selected if v not in accepted]
     name = {v.id: f"v_{probes.kernel_name(v.id)}" for v in selected}
     problems = []
@@ -93,8 +100,7 @@ def check(tc: toolchain.Toolchain, target: str, selected=variants.VARIANTS) -> t
             else:
                 problems += [f"{target} {v.id}: compiled, but its PTX lacks {v.mnemonic}" for v in accepted
                              if same_form(v.mnemonic) not in same_form(kernel_ptx(ptx, name[v.id]))]
-                assembled = toolchain.run([tc.ptxas, f"--gpu-name={target}", tmp / "statements.ptx",
-                                           "-o", tmp / "statements.cubin"])
+                assembled = toolchain.run(tc.ptxas_command(target, tmp / "statements.ptx", tmp / "statements.cubin"))
                 if assembled.returncode != 0:
                     problems.append(f"{target}: ptxas rejects the PTX ptxw emits for the forms it accepts\n"
                                     f"{_indent(assembled.stdout + assembled.stderr)}")
@@ -127,11 +133,12 @@ def _indent(text: str) -> str:
 
 
 def run(a) -> ExitCode:
-    for t in a.targets:
+    names = options.targets_of(a)
+    for t in names:
         targets.parse(t)
     tc = toolchain.find_toolchain(a.cuda_root)
-    known = [t for t in a.targets if t in tc.targets]
-    for t in a.targets:
+    known = [t for t in names if t in tc.targets]
+    for t in names:
         if t not in known:
             print(f"{t}: unsupported (ptxas {tc.version} does not know it)")
     problems = []
@@ -152,6 +159,6 @@ def run(a) -> ExitCode:
 def add_parser(sub):
     p = sub.add_parser("gate", help="ptxw's R9 gate of every wrapped form against ptxas, per target",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--targets", nargs="+", required=True, metavar="TARGET")
-    p.add_argument("--cuda-root", help="toolchain (default: PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda)")
+    options.add_targets(p, required=True)
+    options.add_cuda_root(p)
     p.set_defaults(run=run)

@@ -1,8 +1,6 @@
 """`ptxw mutate`: apply each one-line mutant of tools/mutation/mutants.txt to a scratch copy of the
 repository, run the part of the suite that should catch it, and report killed / survived. Run by
-hand, not in CI (each mutant is a lit or unittest run).
-
-    tools/ptxw mutate [--mutants tools/mutation/mutants.txt] [--only 'include/*'] [--build-dir B]
+hand, not in CI (each mutant is a lit or unittest run); --only 'include/*' takes the mutants of some files.
 
 A line of mutants.txt is four fields separated by tabs: the file, its exact original text (found
 once), the replacement, and the check, one of
@@ -19,7 +17,6 @@ once, a check that fails unmutated).
 
 import argparse
 import fnmatch
-import os
 import shutil
 import subprocess
 import sys
@@ -27,7 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, toolchain
+from . import errors, lit_suite, options, toolchain
 from .errors import ExitCode
 
 REPO = toolchain.REPO
@@ -65,13 +62,12 @@ def command(check: str, root: Path, build_dir: Path) -> list:
     kind, *args = check.split()
     if kind == "lit":
         target, *tests = args
-        return [sys.executable, str(toolchain.deps_dir() / "py" / "bin" / "lit"), "-q", *(str(root / "tests" / "codegen" / t) for t in tests),
-                "--param", f"target={target}", "--param", f"build_dir={build_dir}"]
+        return lit_suite.command([root / "tests" / "codegen" / t for t in tests], target, build_dir, None, "-q")
     return [sys.executable, "-m", "unittest", "-q", *args]
 
 
 def passes(check: str, root: Path, build_dir: Path) -> bool:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "tools"), str(toolchain.deps_dir() / "py")]))
+    env = lit_suite.environment(root / "tools")
     cwd = root / "tests" / "tools" if check.startswith("tools") else root
     return subprocess.run(command(check, root, build_dir), cwd=cwd, env=env, capture_output=True).returncode == 0
 
@@ -94,7 +90,7 @@ def run(a) -> ExitCode:
     for m in mutants:
         if not applies(m):
             raise errors.BadInput(f"{path}:{m.line}: '{m.original}' is not in {m.path} exactly once")
-    build_dir = Path(a.build_dir).resolve()
+    build_dir = options.build_dir_of(a, "mutate")
     with tempfile.TemporaryDirectory(prefix="ptxw-mutate-") as tmp:
         root = Path(tmp)
         scratch_copy(root)
@@ -122,5 +118,5 @@ def add_parser(sub):
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--mutants", default=str(DEFAULT_MUTANTS), help="the mutant list (default: tools/mutation/mutants.txt)")
     p.add_argument("--only", default="*", metavar="PATTERN", help="only the mutants of matching files ('include/*')")
-    p.add_argument("--build-dir", default=str(REPO / "build" / "mutate"), help="lit's outputs go here")
+    options.add_build_dir(p, "lit's outputs go to BUILD_DIR/mutate")
     p.set_defaults(run=run)

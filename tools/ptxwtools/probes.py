@@ -48,7 +48,7 @@ def assemble(tc: toolchain.Toolchain, target: str, instruction: str, cubin: Path
     with tempfile.TemporaryDirectory() as tmp:
         ptx = Path(tmp, "probe.ptx")
         ptx.write_text(ptx_module(tc, target, {"probe": instruction}))
-        cmd = [tc.ptxas, f"--gpu-name={target}", ptx, "-o", cubin or Path(tmp, "probe.cubin")]
+        cmd = tc.ptxas_command(target, ptx, cubin or Path(tmp, "probe.cubin"))
         out = toolchain.run(cmd)
         return Verdict(out.returncode == 0, " ".join(map(str, cmd)), (out.stdout + out.stderr).strip(), out.returncode)
 

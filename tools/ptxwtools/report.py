@@ -7,7 +7,7 @@ import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import cache, conformance, sass_diff, sass_diff_report, style, toolchain
+from . import conformance, sass_diff, sass_diff_report, style, toolchain
 from .conformance import Concern, Verdict
 
 MARK = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.TARGET_UNKNOWN: "–"}
@@ -132,6 +132,8 @@ def _verdict_mark(c) -> str:
     accepted = c.ptxas.verdict is Verdict.ACCEPT
     extra = [f"{name} {_gate(step)}" for name, step in (("ptxw", c.ptxw), ("cccl", c.cccl))
              if step and _gate(step) not in ("n/a", "⚠", "no nvcc") and (_gate(step) == "✓") != accepted]
+    if extra[:1] == ["ptxw ✗"] and not any(p.concern is Concern.PTXW for p in c.problems):
+        extra[0] = "ptxw ✗ (ISA)"  # refuses what ptxas takes beyond the PTX ISA: agreeing (gate.must_compile)
     if c.runtime:
         extra.append(f"GPU {c.runtime.text}")
     text = " ".join([mark, *extra])
@@ -160,8 +162,9 @@ def markdown(grid) -> str:
         out.append(f"- {_toolchain_line(t)}")
     out.append(f"- Runtime results: {grid.runtime_source}")
     out += ["", "Grid cells: ✓ ptxas accepts the instruction for the target, ✗ it rejects it, – the toolchain "
-            "does not know the target, ⚠ not measured. A gate is named only where it disagrees with ptxas "
-            "(**bold**): `ptxw ✗` rejects what ptxas accepts, `cccl ✗link` rejects it only at link time "
+            "does not know the target, ⚠ not measured. A gate is named only where its verdict is not ptxas's, and in "
+            "**bold** where it disagrees: `ptxw ✗` rejects what ptxas accepts, `ptxw ✗ (ISA)` what ptxas accepts "
+            "but the PTX ISA gives only to newer targets (which is agreeing), `cccl ✗link` rejects it only at link time "
             "(an undefined `__cuda_ptx_*_is_not_supported_*` stub), `cccl ✓` emits what ptxas rejects. `GPU pass`: "
             "the runtime tests that run the form passed on the GPU named above. The SASS tables list the opcodes "
             "each accepted form adds to an empty kernel; the JSON keeps every command and tool output, the "
@@ -199,7 +202,7 @@ def markdown(grid) -> str:
         for result in diffs:
             c = sass_diff_report.counts(result)
             out += [f"### {result.old.label} → {result.new.label}", "",
-                    f"{len(result.units)} forms x targets: {c['same']} same, {c['changed']} changed, "
+                    f"{len(result.units)} forms x targets: {c['same']} same, {c['changed'] + c['compiles on one side only']} changed, "
                     f"{c['not comparable']} on a target one of them does not know, "
                     f"{c['compiles on neither side']} rejected by both.", ""]
             out += sass_diff_report.markdown_section(result, unit_name="variant") + [""]
@@ -276,8 +279,5 @@ def html_page(grid) -> str:
 
 
 def write_all(grid, out_dir, markdown_path=None):
-    for name, text in (("conformance.json", conformance.to_json(grid)), ("conformance.md", markdown(grid)),
-                       ("conformance.html", html_page(grid))):
-        cache.atomic_write(out_dir / name, text)
-    if markdown_path:
-        cache.atomic_write(markdown_path, markdown(grid))
+    style.write_reports(out_dir, "conformance", {"json": conformance.to_json(grid), "md": markdown(grid),
+                                                 "html": html_page(grid)}, markdown_path)

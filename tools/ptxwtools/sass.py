@@ -12,11 +12,12 @@ are dropped and so is the padding ptxas puts after the last instruction (a branc
 NOPs), which carries no meaning and differs in length between functions.
 
 normalise() is what two listings are compared by (the zero-overhead check, `ptxw sass-diff`): no
-alignment NOPs, branch targets relative to the branch, registers numbered in order of first use.
+alignment NOPs, every code address a label, registers numbered in order of first use.
 """
 
 import difflib
 import functools
+import math
 import re
 import shutil
 import subprocess
@@ -30,9 +31,13 @@ _LISTING_LINE = re.compile(r"^/\*([0-9a-f]+)\*/ (.*)$")
 REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
 _BRANCH_SELF = re.compile(r"^BRA\s+(0x[0-9a-f]+)$")
 _PREDICATE = re.compile(r"^@!?U?P(?:\d+|T)\s+")
-# Opcodes whose last hex operand is a code address in the function (LEPC: a return address).
-_CODE_ADDRESS_OPS = ("BRA", "BRX", "JMP", "JMX", "CALL", "BSSY", "LEPC", "SSY", "PBK", "PCNT")
-_CODE_ADDRESS = re.compile(r"(0x[0-9a-f]+)(\s*)$")
+# Opcodes whose last hex operand is a code address in the function: branches and jumps (BRA.DIV too),
+# a relative call, the reconvergence point of BSSY (and of the older SSY/PBK/PCNT), a return
+# address (LEPC) and the point where WARPSYNC.COLLECTIVE's warp reconverges. Not CALL.ABS: its
+# operand is another function, filled in by the linker.
+_CODE_ADDRESS_OPS = ("BRA", "BRX", "JMP", "JMX", "CALL", "BSSY", "LEPC", "SSY", "PBK", "PCNT", "WARPSYNC")
+_CODE_ADDRESS = re.compile(r"(?<![-+\w.])(0x[0-9a-f]+)(\s*)$")
+_LABEL = re.compile(r"^\.L\d+:$")
 
 
 @dataclass
@@ -83,6 +88,22 @@ def _strip_padding(f: Function) -> None:
 def ptx_function_order(ptx: str) -> list:
     """Names of the .entry/.func definitions of a PTX module, in order."""
     return [m.group(1) for m in map(_PTX_FUNC.match, ptx.splitlines()) if m]
+
+
+def launch_bounds(ptx: str) -> dict:
+    """{kernel: threads per block} of the .entry definitions with a .maxntid or .reqntid directive."""
+    out, current = {}, None
+    for line in ptx.splitlines():
+        m = _PTX_FUNC.match(line)
+        if m:
+            current = m.group(1)
+            continue
+        words = line.split()
+        if current and words and words[0] in (".maxntid", ".reqntid"):
+            out[current] = math.prod(int(w) for w in " ".join(words[1:]).replace(",", " ").split())
+        elif words[:1] == ["{"]:
+            current = None
+    return out
 
 
 def order_like_ptx(functions: list, ptx: str) -> list:
@@ -147,32 +168,52 @@ def opcode(text: str) -> str:
     return _PREDICATE.sub("", text).split(" ", 1)[0]
 
 
-def _relative_targets(instructions: list) -> list:
-    """Texts with unpredicated NOPs dropped and code addresses rewritten as '.+N'/'.-N', N counted in
-    the instructions kept: an instruction added or removed elsewhere shifts every address after it,
-    which would otherwise show as a change of every branch that jumps across it."""
+def _has_code_address(op: str) -> bool:
+    base = op.split(".")[0]
+    if base not in _CODE_ADDRESS_OPS or (base == "CALL" and ".ABS" in op):
+        return False
+    return base != "WARPSYNC" or ".COLLECTIVE" in op  # WARPSYNC 0xffffffff: a mask
+
+
+def is_label(line: str) -> bool:
+    """Whether a line of normalise()'s output is a label ('.L3:'), not an instruction."""
+    return bool(_LABEL.match(line))
+
+
+def _labelled(instructions: list) -> list:
+    """Texts with unpredicated NOPs dropped and every code address a label: '.L<n>' in the operand
+    and a line '.L<n>:' before the instruction it names, labels numbered in the order of their
+    place in the code. Where ptxas put the code (an alignment NOP more, a block moved) then changes
+    nothing; which instruction a branch, BSSY or WARPSYNC.COLLECTIVE names still does."""
     kept = [i for i in instructions if i.text != "NOP"]
-    index = {i.offset: n for n, i in enumerate(kept)}
     offsets = [i.offset for i in kept]
+    index = {o: n for n, o in enumerate(offsets)}
 
     def at(address):  # the first kept instruction at or after an address (NOPs are skipped)
-        if address in index:
-            return index[address]
-        return next((n for n, o in enumerate(offsets) if o >= address), len(kept))
+        return index[address] if address in index else next((n for n, o in enumerate(offsets) if o >= address), len(kept))
 
+    targets = {}  # the instructions some address names, in the order found
+    texts = []
+    for i in kept:
+        m = _CODE_ADDRESS.search(i.text) if _has_code_address(opcode(i.text)) else None
+        texts.append((i.text, m, at(int(m.group(1), 16)) if m else None))
+        if m:
+            targets[texts[-1][2]] = None
+    names = {n: f".L{k}" for k, n in enumerate(sorted(targets))}
     out = []
-    for n, i in enumerate(kept):
-        text = i.text
-        if opcode(text).split(".")[0] in _CODE_ADDRESS_OPS:
-            text = _CODE_ADDRESS.sub(lambda m: f".{at(int(m.group(1), 16)) - n:+d}{m.group(2)}", text)
-        out.append(text)
+    for n, (text, m, target) in enumerate(texts):
+        if n in names:
+            out.append(names[n] + ":")
+        out.append(text[:m.start(1)] + names[target] + text[m.end(1):] if m else text)
+    if len(kept) in names:  # an address past the last instruction
+        out.append(names[len(kept)] + ":")
     return out
 
 
 def normalise(instructions: list) -> list:
-    """Instruction texts with alignment NOPs dropped, code addresses made relative, register numbers
-    renamed in order of first use, per register file (R, UR, P, UP, B), reuse flags dropped and the
-    sources of symmetric LOP3s ordered. Two functions normalise equal when they run the same
+    """Instruction texts with alignment NOPs dropped, code addresses made labels (_labelled), register
+    numbers renamed in order of first use, per register file (R, UR, P, UP, B), reuse flags dropped
+    and the sources of symmetric LOP3s ordered. Two functions normalise equal when they run the same
     instructions on the same data flow, whatever registers the allocator picked and wherever the
     code sits."""
     names = {}
@@ -184,7 +225,7 @@ def normalise(instructions: list) -> list:
         return f"{m.group(1)}%{names[key]}"
 
     return [_sort_symmetric_sources(REGISTER.sub(rename, text.replace(".reuse", "")))
-            for text in _relative_targets(instructions)]
+            for text in _labelled(instructions)]
 
 
 def demangle(names) -> dict:

@@ -1,76 +1,77 @@
-"""The `ptxw sass-diff` subcommand: its arguments, checked before anything is compiled or written.
+"""`ptxw sass-diff`: what changed in the SASS of the same sources, kernel by kernel, between two
+toolchains, two git revisions or a recorded baseline (this module: its arguments, checked before
+anything is compiled or written).
 
-  between toolchains   ptxw sass-diff --toolchain 13.0 --toolchain 13.5 --targets sm_90a k.cu
-  between revisions    ptxw sass-diff --rev main --rev HEAD --targets sm_90a src/k.cu  (one --rev: against
-                       the working tree)
-  against a baseline   ptxw sass-diff --baseline sass.json --targets sm_90a k.cu [--update-baseline]
-  a codegen build      ptxw sass-diff --baseline tests/sass-baseline/codegen.json --built build/codegen
+examples:
+  ptxw sass-diff k.cu --targets sm_90a,sm_100a --cuda-root system --cuda-root 13.5
+  ptxw sass-diff src/k.cu --targets sm_90a --rev main --rev HEAD -- -Iinclude
+  ptxw sass-diff src/k.cu --targets sm_90a --rev HEAD -- -Iinclude
+  ptxw sass-diff src/k.cu --targets sm_90a --rev main --compile-commands build/compile_commands.json
+  ptxw sass-diff k.cu --targets sm_90a --baseline sass.json --update-baseline
+  ptxw sass-diff k.cu --targets sm_90a --baseline sass.json --fail-on-change --show-diff
 
-A toolchain is a CUDA root, `system` (PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda) or the version of
-one `ptxw setup --toolchains` installs (12.9, 13.5). Arguments after -- go to nvcc.
+Two sides differ in one thing: the toolchain (two --cuda-root: a CUDA root, `system` or an installed
+version, 13.5 or 12.9), the revision (two --rev, or one against the working tree), or a --baseline
+recorded earlier (or the records of a --built folder against it). Sources are named relative to
+the current folder; the flags after -- (or a source's entry in --compile-commands) are read there,
+and each side resolves them in its own tree. Reports and the cache go to BUILD_DIR/sass-diff.
 
-Exit status: 0 no change (or changes without --fail-on-change, or a baseline written); 1 changes
-found with --fail-on-change; 2 bad input: an unknown target, a missing toolchain, a revision that
-is not there or does not build, a missing source or baseline.
+Exit status: 0 no change (or changes without --fail-on-change, or a baseline written); 1 a change
+with --fail-on-change (a source that compiles on one side only is one), or nothing compiled on
+either side; 2 bad input: an unknown target, a missing toolchain, source or baseline, a revision
+that is not there. Bad input is found before anything is compiled or written.
 """
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from . import cache, deps, sass_diff, sass_diff_report, targets, toolchain
+from . import cache, compile_commands, options, pairing, sass_diff, sass_diff_report, targets, toolchain
 from .errors import BadInput, ExitCode
-from .sass_diff import Side
+from .sass_diff import Command, Side
 
 
 def add_parser(sub):
     d = sub.add_parser("sass-diff", help="SASS changes between toolchains, git revisions or a baseline",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("sources", nargs="*", help=".cu or .ptx files, relative to the current folder")
-    d.add_argument("--targets", nargs="+", default=[], metavar="TARGET", help="sm_90a, sm_100f, ...")
-    d.add_argument("--toolchain", action="append", default=[], metavar="CUDA_ROOT|VERSION|system")
+    options.add_targets(d)
+    options.add_cuda_root(d, repeatable=True)
     d.add_argument("--rev", action="append", default=[], metavar="REV", help="a git revision of the repository")
     d.add_argument("--baseline", type=Path, metavar="JSON", help="compare against this recorded baseline")
     d.add_argument("--update-baseline", action="store_true", help="write the new side as the baseline (accept it)")
     d.add_argument("--built", type=Path, metavar="DIR",
                    help="the new side from the records a build left under DIR (e.g. build/codegen), not compiled")
+    d.add_argument("--compile-commands", type=Path, metavar="JSON",
+                   help="each source's flags from CMake's compile_commands.json (no sources: all its .cu files)")
+    d.add_argument("--match", action="append", default=[], metavar="REGEX=REPLACEMENT",
+                   help="rewrite kernel names with this before pairing them (repeatable, applied in order)")
     d.add_argument("--root", type=Path, help="what source names are relative to (default: the git checkout)")
-    d.add_argument("--build-dir", type=Path, default=toolchain.REPO / "build", help="cache and revisions go here")
+    options.add_build_dir(d, "the cache, extracted revisions and reports go here")
     d.add_argument("--out", type=Path, help="report folder (default: BUILD_DIR/sass-diff)")
     d.add_argument("--markdown", type=Path, help="also write the Markdown report here")
     d.add_argument("--no-cache", action="store_true", help="compile everything again")
     d.add_argument("-j", "--jobs", type=int, help="parallel compiles (default: one per core)")
     d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
-    d.set_defaults(run=main, takes_nvcc_flags=True)
+    d.add_argument("--show-diff", action="store_true", help="also print each changed kernel's diff")
+    d.add_argument("--accept-with", metavar="COMMAND", help="the command that accepts a change, printed with it")
+    d.set_defaults(run=main, takes_nvcc_flags=True, more_positionals=("sources", str))
     return d
-
-
-def _toolchain(spec: str) -> toolchain.Toolchain:
-    if spec == "system":
-        return toolchain.find_toolchain()
-    installed = {v: r for v, r in zip(deps.TOOLCHAINS, deps.toolchain_roots())}
-    matches = [r for v, r in installed.items() if v == spec or v.startswith(spec + ".")]
-    if matches:
-        if not (matches[0] / "bin" / "ptxas").exists():
-            raise BadInput(f"CUDA {spec} is not installed: run `{toolchain.tool_command()} setup --toolchains`")
-        return toolchain.Toolchain(matches[0].resolve()).check(require_nvcc=False)
-    if "/" not in spec and not Path(spec).exists():
-        raise BadInput(f"no toolchain '{spec}': give a CUDA root, 'system', or one of {', '.join(installed)}")
-    return toolchain.Toolchain(Path(spec).resolve()).check(require_nvcc=False)
 
 
 def _sides(a, work_root: Path):
     """(old, new) from the arguments; revisions are resolved, not yet extracted."""
-    tcs = [_toolchain(t) for t in a.toolchain]
-    shas = [sass_diff.resolve_revision(work_root, r) for r in a.rev]
-    if len(tcs) > 2 or len(a.rev) > 2 or (len(tcs) == 2 and len(a.rev) == 2):
-        raise BadInput("two sides differ in one thing: give two --toolchain, or two --rev, or --baseline")
-    if (a.baseline or a.built) and (len(tcs) > 1 or len(a.rev) > 1):
-        raise BadInput("--baseline compares one side with the recorded one: at most one --toolchain and one --rev")
+    if len(a.cuda_root) > 2 or len(a.rev) > 2 or (len(a.cuda_root) == 2 and len(a.rev) == 2):
+        raise BadInput("two sides differ in one thing: give two --cuda-root, or two --rev, or --baseline")
+    if (a.baseline or a.built) and (len(a.cuda_root) > 1 or len(a.rev) > 1):
+        raise BadInput("--baseline compares one side with the recorded one: at most one --cuda-root and one --rev")
     if a.built and not a.baseline:
         raise BadInput("--built gives the new side; the old one is a --baseline")
     if a.update_baseline and not a.baseline:
         raise BadInput("--update-baseline needs --baseline FILE")
+    tcs = [toolchain.find_toolchain(t, require_nvcc=False) for t in a.cuda_root]
+    shas = [sass_diff.resolve_revision(work_root, r) for r in a.rev]
 
     def side(tc, rev_index):
         tc = tc or toolchain.find_toolchain()
@@ -95,49 +96,74 @@ def _sides(a, work_root: Path):
     elif len(a.rev) == 1:
         old, new = side(single_tc, 0), side(single_tc, None)
     else:
-        raise BadInput("nothing to compare: give two --toolchain, one or two --rev, or --baseline")
+        raise BadInput("nothing to compare: give two --cuda-root, one or two --rev, or --baseline")
     return old, new
 
 
-def _check(a, old: Side, new: Side, work_root: Path):
-    """Bad input that can be seen before compiling: unknown targets and missing sources."""
-    for name in a.targets:
+def _name(path: Path, work_root: Path, revs) -> str:
+    if not path.is_relative_to(work_root):
+        if revs:
+            raise BadInput(f"{path} is outside the repository at {work_root}")
+        return str(path)
+    return str(path.relative_to(work_root))
+
+
+def _commands(a, work_root: Path, revs) -> dict:
+    """{source name: Command}: the flags after -- for every source, or each one's CMake command."""
+    cwd = Path.cwd().resolve()
+    if not a.compile_commands:
+        flags = sass_diff.absolute_flags(a.nvcc_flags, cwd)
+        return {_name(Path(s).resolve(), work_root, revs): Command(tuple(flags), cwd) for s in a.sources}
+    if a.nvcc_flags:
+        raise BadInput("--compile-commands gives each source's flags: no flags after --")
+    known = compile_commands.read(a.compile_commands)
+    wanted = [Path(s).resolve() for s in a.sources] or \
+        sorted(p for p in known if p.suffix == ".cu" and p.is_relative_to(work_root))
+    out = {}
+    for path in wanted:
+        if path not in known:
+            raise BadInput(f"{a.compile_commands} has no command for {path}")
+        flags, directory = known[path]
+        out[_name(path, work_root, revs)] = Command(tuple(sass_diff.absolute_flags(flags, directory)), directory,
+                                                     ptxw_include=False)
+    if not out:
+        raise BadInput(f"{a.compile_commands} has no .cu source in {work_root}")
+    return out
+
+
+def _check(a, old: Side, new: Side, work_root: Path) -> dict:
+    """Bad input that can be seen before compiling; the commands of the sources."""
+    names = options.targets_of(a)
+    for name in names:
         targets.parse(name)
-    if not a.targets and not a.built:
+    if not names and not a.built:
         raise BadInput("--targets is required")
-    if not a.sources and not a.built:
+    if not a.sources and not a.built and not a.compile_commands:
         raise BadInput("no source given")
     if a.built and not a.built.is_dir():
         raise BadInput(f"no build folder {a.built}")
     if a.baseline and not a.update_baseline and not a.baseline.is_file():
         raise BadInput(f"no baseline {a.baseline} (record one with --update-baseline)")
     tcs = [s.tc for s in (old, new) if s.tc]
-    for name in a.targets:
+    for name in names:
         if tcs and not any(name in tc.targets for tc in tcs):
             raise BadInput(f"unknown target '{name}': no toolchain of this diff knows it "
                            f"({', '.join(f'ptxas {tc.version}' for tc in tcs)})")
-    names = []
     revs = [s.rev for s in (old, new) if s.rev]
-    for src in a.sources:
-        p = Path(src).resolve()
-        if not p.is_relative_to(work_root):
-            if revs:
-                raise BadInput(f"{src} is outside the repository at {work_root}")
-            names.append(str(p))
-            continue
-        name = str(p.relative_to(work_root))
-        in_tree = p.is_file() and len(revs) < 2  # with two revisions the working tree is not a side
+    commands = _commands(a, work_root, revs) if not a.built else {}
+    for name in commands:
+        in_tree = (work_root / name).is_file() and len(revs) < 2  # with two revisions the working tree is not a side
         if not in_tree and not any(sass_diff.in_revision(work_root, r, name) for r in revs):
-            raise BadInput(f"no source {src}" + (" in the working tree or the revisions" if revs else ""))
-        names.append(name)
-    return names
+            raise BadInput(f"no source {name}" + (" in the working tree or the revisions" if revs else ""))
+    return commands
 
 
 def main(a) -> ExitCode:
     work_root = (a.root or sass_diff.working_root()).resolve()
-    build = a.build_dir.resolve()
+    build = options.build_dir_of(a)
+    rules = pairing.parse_rules(a.match)
     old, new = _sides(a, work_root)
-    sources = _check(a, old, new, work_root)
+    commands = _check(a, old, new, work_root)
     if not a.built:  # a build's records need no disassembler; a compile does, and says so before writing
         toolchain.find_disassembler()
     for side in (old, new):
@@ -146,7 +172,7 @@ def main(a) -> ExitCode:
     if old.kind == "baseline" and a.baseline.is_file():
         sass_diff.load_baseline(old)
     if new.kind == "built":
-        sass_diff.load_built(new, work_root, a.targets)
+        sass_diff.load_built(new, work_root, options.targets_of(a))
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -154,21 +180,23 @@ def main(a) -> ExitCode:
             sys.stderr.write(("\r" if tty else "") + f"[{done}/{total}] {what}".ljust(60) + ("" if tty else "\n"))
             sys.stderr.flush()
 
-    result = sass_diff.run(old, new, work_root, sources, a.targets, a.nvcc_flags,
-                           cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs, progress,
-                           toolchain.command_line("sass-diff"))
+    result = sass_diff.run(old, new, work_root, commands, options.targets_of(a),
+                           cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs or os.cpu_count(), progress,
+                           toolchain.command_line("sass-diff"), rules)
     if tty:
         sys.stderr.write("\n")
     out_dir = (a.out or build / "sass-diff").resolve()
     sass_diff_report.write_all(result, out_dir, a.markdown)
-    print(sass_diff_report.summary(result))
-    print(f"\nreports: {out_dir / 'sass-diff.md'}, {out_dir / 'sass-diff.html'}, {out_dir / 'sass-diff.json'}")
-    if result.problems:
-        for p in result.problems:
-            sys.stderr.write(f"ptxw sass-diff: {p}\n")
-        return ExitCode.BAD_INPUT
-    if a.update_baseline:
+    print(sass_diff_report.summary(result, show_diff=a.show_diff))
+    print(f"\nreports: {out_dir}/sass-diff.{{md,html,json}}")
+    for p in result.problems:
+        sys.stderr.write(f"ptxw sass-diff: {p}\n")
+    if a.update_baseline and not result.problems:
         cache.atomic_write(a.baseline, sass_diff.baseline_json(new, new.units))
         print(f"baseline written: {a.baseline} ({len(new.units)} source x target pairs)")
         return ExitCode.OK
+    if result.changed and a.accept_with:
+        print(f"\nto accept these changes: {a.accept_with}")
+    if result.problems:
+        return ExitCode.FAILED
     return ExitCode.FAILED if a.fail_on_change and result.changed else ExitCode.OK

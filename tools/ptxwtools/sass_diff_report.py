@@ -1,7 +1,7 @@
-"""`ptxw sass-diff` results as a person reads them: a terminal summary, Markdown, a self-contained
-HTML page, and the JSON with every result (listings, resources, provenance, commands and compiler
-messages) behind them. The Markdown section is also what the conformance report shows between
-toolchains."""
+"""`ptxw sass-diff` results as a person reads them: a terminal summary (at most 120 columns, kernels by
+their own name), Markdown, a self-contained HTML page, and the JSON with every result (listings,
+resources, provenance, commands and compiler messages) behind them. The Markdown section is also
+what the conformance report shows between toolchains."""
 
 import html
 import json
@@ -9,9 +9,14 @@ from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
-from . import cache, style
+from . import pairing, style
+from .sass_diff_compare import CHANGED, INCOMPARABLE, NEITHER, ONE_SIDE, SAME
 
 _ARROW = "→"
+WIDTH = 120  # the terminal table's
+# the kernel table's columns: what each side's facts hold, in order
+FACTS = ("instructions", "sync/fence", "REG", "SHARED", "STACK", "LOCAL", "SPILL_STORES", "SPILL_LOADS", "THREADS",
+         "OCCUPANCY")
 
 
 def _opcodes_text(opcodes: dict) -> str:
@@ -34,8 +39,31 @@ def change_rows(result) -> list:
                 what.append(_opcodes_text(k.opcodes))
             if k.resources:
                 what.append(_resources_text(k.resources))
+            if k.paired in pairing.BY_NAME:
+                what.append("paired by name")
             rows.append((u.source, u.target, k.kernel, "; ".join(filter(None, what))))
     return rows
+
+
+def _fit(text: str, width: int, keep_end=False) -> str:
+    """text cut to width with an ellipsis: its end kept (a path, from a '/' where it has one), or its start."""
+    if len(text) <= width:
+        return text
+    if not keep_end:
+        return text[:width - 1] + "…"
+    tail = text[-(width - 1):]
+    return "…" + (tail[tail.index("/"):] if "/" in tail[:-1] else tail)
+
+
+def table(rows, width=WIDTH) -> list:
+    """The change rows as terminal lines of at most width columns: kernels by their own name, a long
+    source cut at its start, the change cut at its end (the reports have them whole)."""
+    head = ("source", "target", "kernel", "change")
+    rows = [(s, t, pairing.short_name(k) if k else "", w) for s, t, k, w in rows]
+    widths = [min(max(len(r[i]) for r in rows + [head]), cap) for i, cap in enumerate((32, 9, 32))]
+    rest = width - 2 - sum(w + 2 for w in widths)
+    return ["  " + "  ".join((_fit(r[0], widths[0], keep_end=True).ljust(widths[0]), _fit(r[1], widths[1]).ljust(widths[1]),
+                              _fit(r[2], widths[2]).ljust(widths[2]), _fit(r[3], rest))).rstrip() for r in [head] + rows]
 
 
 def counts(result) -> dict:
@@ -61,26 +89,51 @@ def _side_line(side) -> str:
     return side.label + (f"; cubins by ptxas {', '.join(p)}" if p else "")
 
 
-def summary(result) -> str:
+def kernel_counts(result) -> dict:
+    """Over the units that compiled on both sides: kernels paired (of them by name), added, removed."""
+    c = defaultdict(int)
+    for u in result.units:
+        for row in u.table:
+            c["paired" if row["old"] and row["new"] else "added" if row["new"] else "removed"] += 1
+            c["by name"] += row["paired"] in pairing.BY_NAME
+            c["changed"] += bool(row.get("changed"))
+    return c
+
+
+def _counts_line(result) -> str:
     c = counts(result)
+    return (f"{len(result.units)} source x target pairs: {c[SAME]} same, {c[CHANGED]} changed, {c[ONE_SIDE]} compile on "
+            f"one side only, {c[INCOMPARABLE]} not comparable, {c[NEITHER]} compile on neither side")
+
+
+def _kernels_line(result) -> str:
+    k = kernel_counts(result)
+    return (f"kernels: {k['paired']} paired ({k['by name']} by name), {k['changed']} of them changed, "
+            f"{k['added']} added, {k['removed']} removed")
+
+
+def summary(result, show_diff=False, max_diff_lines=60) -> str:
     lines = [f"ptxw sass-diff, {result.date}: {len(result.sources) or 'recorded'} sources x {len(result.targets) or 'recorded'} targets",
-             f"  old: {_side_line(result.old)}", f"  new: {_side_line(result.new)}",
+             f"  old: {_fit(_side_line(result.old), WIDTH - 7)}", f"  new: {_fit(_side_line(result.new), WIDTH - 7)}",
              f"  compiled {result.old.compiled + result.new.compiled} (the rest from the cache) in {result.seconds:.1f} s", "",
-             f"  {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
-             f"{c['not comparable']} not comparable (target or nvcc unknown to a toolchain), "
-             f"{c['compiles on neither side']} compile on neither side"]
+             f"  {_counts_line(result)}", f"  {_kernels_line(result)}"]
     rows = change_rows(result)
     if rows:
-        head = ("source", "target", "kernel", "change")
-        widths = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
-        lines.append("")
-        lines += ["  " + "  ".join(x.ljust(w) for x, w in zip(r[:3], widths)) + "  " + r[3] for r in [head] + rows]
-    unknown = [u for u in result.units if u.status == "not comparable"]
+        lines += [""] + table(rows)
+    if show_diff:
+        for u in result.changed:
+            for k in u.kernels:
+                if k.diff:
+                    diff = k.diff.splitlines()[2:]
+                    lines += ["", f"{u.source} for {u.target}: {k.kernel}"] + diff[:max_diff_lines]
+                    lines += [f"... {len(diff) - max_diff_lines} more lines in the reports"] if len(diff) > max_diff_lines else []
+    unknown = [u for u in result.units if u.status == INCOMPARABLE]
     if unknown:
-        lines += ["", "not comparable:"] + [f"  {u.source} {u.target}: {u.note}" for u in unknown[:10]]
+        lines += ["", "not comparable (a target or nvcc a toolchain lacks):"] + \
+            [_fit(f"  {u.source} {u.target}: {u.note}", WIDTH) for u in unknown[:10]]
         lines += [f"  ... and {len(unknown) - 10} more (see the reports)"] if len(unknown) > 10 else []
     if result.problems:
-        lines += ["", "bad input:"] + [f"  {p}" for p in result.problems]
+        lines += ["", "failed:"] + [f"  {p}" for p in result.problems]
     return "\n".join(lines)
 
 
@@ -119,17 +172,38 @@ def markdown_section(result, unit_name="source", max_diff_lines=80) -> list:
     return out
 
 
+def kernel_table_md(result, changed_only=False) -> list:
+    """Every kernel of the units that compiled on both sides (or those that changed), one row each: its
+    own name and what tells it from its namesakes, how it was paired, and its facts old → new."""
+    facts = ("instructions", "sync/fence", "REG", "SHARED", "STACK", "SPILL_STORES", "OCCUPANCY")
+    out = ["| source | target | kernel | paired | " + " | ".join(facts) + " |", "|---|---|---|---|" + "---|" * len(facts)]
+    for u in result.units:
+        which = pairing.distinguishing([row["kernel"] for row in u.table])
+        for row in u.table:
+            if changed_only and row["old"] and row["new"] and not row.get("changed"):
+                continue
+            name = row["short"] + (f" ({which[row['kernel']]})" if which.get(row["kernel"]) else "")
+            cells = [f"{(row['old'] or {}).get(k, '–')}{_ARROW}{(row['new'] or {}).get(k, '–')}" for k in facts]
+            out.append(f"| `{u.source.rsplit('/', 1)[-1]}` | {u.target} | `{_md_escape(name)}` | "
+                       f"{row['paired'] or ('added' if row['new'] else 'removed')} | " + " | ".join(cells) + " |")
+    return out if len(out) > 2 else []
+
+
 def markdown(result) -> str:
-    c = counts(result)
     out = ["# ptxw sass-diff", "", f"Generated {result.date} by `{result.command}`.", "",
            f"- old: {_side_line(result.old)}", f"- new: {_side_line(result.new)}",
-           f"- {len(result.units)} source x target pairs: {c['same']} same, {c['changed']} changed, "
-           f"{c['not comparable']} not comparable, {c['compiles on neither side']} compile on neither side", "",
-           "SASS is compared after normalisation (registers numbered by first use, branch targets relative, alignment "
-           "NOPs dropped, kernels matched by demangled name); opcode counts are by instruction class.", "", "## Changes", ""]
+           f"- {_counts_line(result)}", f"- {_kernels_line(result)}", "",
+           "SASS is compared after normalisation (registers numbered by first use, code addresses as labels, alignment "
+           "NOPs dropped, kernels paired by demangled name, through versioned inline namespaces, then by kernel name); "
+           "opcode counts are by instruction class.", "", "## Changes", ""]
     out += markdown_section(result)
+    table = kernel_table_md(result)
+    if table:
+        out += ["", "## Every kernel", "", "Instructions, sync/fence instructions, resources (`cuobjdump -res-usage`, "
+                "ptxas -v's spill stores) and the theoretical occupancy at the kernel's launch bound, old → new "
+                "(the JSON report has the full names of both sides, the HTML the other resources).", ""] + table
     if result.problems:
-        out += ["", "## Bad input", ""] + [f"- {p}" for p in result.problems]
+        out += ["", "## Failed", ""] + [f"- {p}" for p in result.problems]
     return "\n".join(out) + "\n"
 
 
@@ -174,6 +248,8 @@ def html_section(result) -> str:
             parts.append(f"<p class='bad'>{e(u.note)}</p>")
         for k in u.kernels:
             parts.append(f"<h4><code>{e(k.kernel)}</code>: {e(k.change)}</h4>")
+            if k.old_name:
+                parts.append(f"<p>paired by {e(k.paired)} with the old side's <code>{e(k.old_name)}</code></p>")
             if k.opcodes or k.resources:
                 parts.append(f"<p>{e('; '.join(filter(None, (_opcodes_text(k.opcodes), _resources_text(k.resources)))))}</p>")
             if k.diff:
@@ -189,14 +265,26 @@ def html_page(result) -> str:
              f"<h1>ptxw sass-diff</h1><p>Generated {e(result.date)} by <code>{e(result.command)}</code>.</p><ul>",
              f"<li>old: {e(_side_line(result.old))}</li><li>new: {e(_side_line(result.new))}</li></ul>",
              "<h2>Changes</h2>", html_section(result)]
-    others = [u for u in result.units if u.status in ("not comparable", "compiles on neither side")]
+    others = [u for u in result.units if u.status in (INCOMPARABLE, NEITHER)]
     if others:
         parts.append("<h2>Not compared</h2><table><tr><th>source</th><th>target</th><th>why</th></tr>" + "".join(
             f"<tr><td><code>{e(u.source)}</code></td><td>{e(u.target)}</td><td class='unk'>{e(u.status)}: {e(u.note)}"
             f"<details><summary>why</summary>{_result_html(result.old.label, u.old)}<br>"
             f"{_result_html(result.new.label, u.new)}</details></td></tr>" for u in others) + "</table>")
+    tables = [u for u in result.units if u.table]
+    if tables:
+        parts.append("<h2>Every kernel</h2><p>old → new; the full names of both sides in the JSON report</p>")
+    for u in tables:
+        parts.append(f"<details><summary><code>{e(u.source)}</code> on {e(u.target)}: {len(u.table)} kernels</summary>"
+                     "<table><tr><th>kernel</th><th>paired</th>" + "".join(f"<th>{e(k)}</th>" for k in FACTS) + "</tr>")
+        for row in u.table:
+            cells = "".join(f"<td>{e(str((row['old'] or {}).get(k, '–')))} {_ARROW} {e(str((row['new'] or {}).get(k, '–')))}</td>"
+                            for k in FACTS)
+            parts.append(f"<tr><td><code title='{e(row['kernel'])}'>{e(row['short'])}</code></td>"
+                         f"<td>{e(row['paired'] or 'unpaired')}</td>{cells}</tr>")
+        parts.append("</table></details>")
     if result.problems:
-        parts.append("<h2>Bad input</h2><ul>" + "".join(f"<li>{e(p)}</li>" for p in result.problems) + "</ul>")
+        parts.append("<h2>Failed</h2><ul>" + "".join(f"<li>{e(p)}</li>" for p in result.problems) + "</ul>")
     return "".join(parts) + "\n"
 
 
@@ -209,8 +297,5 @@ def to_json(result) -> str:
 
 
 def write_all(result, out_dir: Path, markdown_path: Path = None):
-    for name, text in (("sass-diff.json", to_json(result)), ("sass-diff.md", markdown(result)),
-                       ("sass-diff.html", html_page(result))):
-        cache.atomic_write(out_dir / name, text)
-    if markdown_path:
-        cache.atomic_write(markdown_path, markdown(result))
+    style.write_reports(out_dir, "sass-diff", {"json": to_json(result), "md": markdown(result), "html": html_page(result)},
+                        markdown_path)

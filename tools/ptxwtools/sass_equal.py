@@ -1,7 +1,7 @@
 """Zero-overhead check: every ptxw_X function of a canonical SASS listing must normalise to the
 same instruction sequence as its reference ref_X (plain cuda::ptx or inline PTX).
 
-    tools/ptxw sass-equal kernel.sass"""
+    ptxw sass-equal out/kernel.sass"""
 
 import argparse
 import sys

@@ -20,6 +20,9 @@ from .errors import BadInput
 REPO = Path(__file__).resolve().parents[2]
 TOOL = Path(__file__).resolve().parents[1] / "ptxw"
 IN_CHECKOUT = (REPO / "include" / "ptxw").is_dir() and TOOL == REPO / "tools" / "ptxw"
+# ptxw's headers: the checkout's, or those installed beside the tools (<prefix>/include beside
+# <prefix>/share/ptxw/tools/ptxw)
+PTXW_INCLUDE = REPO / "include" if IN_CHECKOUT else TOOL.parents[3] / "include"
 
 
 class ToolError(BadInput):
@@ -84,6 +87,11 @@ class Toolchain:
             raise ToolError(f"{self.ptxas} --help does not list the allowed --gpu-name values")
         return frozenset(re.findall(r"'(sm_\d+[af]?)'", m.group(1)))
 
+    def ptxas_command(self, target: str, ptx: Path, cubin: Path, *options) -> list:
+        """ptxas as every ptxw tool runs it: one PTX file assembled for one target into one cubin, with
+        options before them (-v for the spill counts)."""
+        return [self.ptxas, *options, f"--gpu-name={target}", ptx, "-o", cubin]
+
     @property
     def has_nvcc(self) -> bool:
         """False for an assembler-only toolchain (CUDA 12.x from PyPI ships ptxas but no nvcc)."""
@@ -121,16 +129,27 @@ class Toolchain:
     def check(self, require_nvcc=True) -> "Toolchain":
         for tool in (self.nvcc, self.ptxas) if require_nvcc else (self.ptxas,):
             if not os.access(tool, os.X_OK):
-                raise ToolError(
-                    f"no CUDA toolchain at {self.root}: {tool} is missing or not executable "
-                    "(pass --cuda-root, or set PTXW_CUDA_ROOT)"
-                )
+                raise ToolError(f"no CUDA toolchain at {self.root}: {tool} is missing or not executable "
+                                "(give --cuda-root, or set PTXW_CUDA_ROOT)")
         return self
 
 
-def find_toolchain(root=None) -> Toolchain:
-    root = root or os.environ.get("PTXW_CUDA_ROOT") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    return Toolchain(Path(root).resolve()).check()
+def find_toolchain(spec=None, require_nvcc=True) -> Toolchain:
+    """The toolchain a --cuda-root names (options.py): a CUDA root, 'system' or None (PTXW_CUDA_ROOT,
+    CUDA_PATH, /usr/local/cuda), or the version of one `ptxw setup --toolchains` installs ('13.5')."""
+    if spec and spec != "system" and "/" not in spec and not Path(spec).exists():
+        from . import deps  # deps imports this module
+
+        installed = dict(zip(deps.TOOLCHAINS, deps.toolchain_roots()))
+        matches = [r for v, r in installed.items() if v == spec or v.startswith(spec + ".")]
+        if not matches:
+            raise BadInput(f"no toolchain '{spec}': give a CUDA root, 'system', or one of {', '.join(installed)}")
+        if not (matches[0] / "bin" / "ptxas").exists():
+            raise ToolError(f"CUDA {spec} is not installed: run `{tool_command()} setup --toolchains`")
+        return Toolchain(matches[0].resolve()).check(require_nvcc=False)
+    root = spec if spec and spec != "system" else \
+        os.environ.get("PTXW_CUDA_ROOT") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    return Toolchain(Path(root).resolve()).check(require_nvcc)
 
 
 def find_disassembler(cuda_root=None) -> Path:
