@@ -45,7 +45,7 @@
 //
 // --sweep: ptxw with 11 policies (threads x rounds / shared, min_rounds, o: CTAs an SM compiled for) on hist-u8-256-uniform,
 // hist-f32-4096-skewed and table-4k-deg64 at 2^20, 2^24 and 2^28, against the same reference.
-// --quick: n = 2^20, 2^24, 2^26 and 3 rounds. --reps N: rounds (default 7). --max-log2n K: n up to 2^K.
+// --quick: n = 2^20, 2^24, 2^26 and 3 rounds. --reps N: rounds (default 11). --max-log2n K: n up to 2^K.
 // --only NAME: the workloads whose names start with NAME, comma-separated. --out FILE: every timing as
 // CSV (mode,workload,log2n,n,contender,policy,calls,reps,min_us,median_us,max_us).
 // --self-test: the host side on the CPU (no GPU needed): the samples' bins, the plain launch's tiles,
@@ -520,7 +520,7 @@ std::string policy_label(Selector s)
 
 struct Options
 {
-  long long reps      = 7;
+  long long reps      = 11;
   bool reps_given     = false;
   long long max_log2n = 28;
   std::vector<std::string> only;
@@ -1530,7 +1530,7 @@ int main(int argc, char** argv)
   }
   if (!o.reps_given)
   {
-    o.reps = o.quick || o.sweep ? 3 : 7;
+    o.reps = o.quick || o.sweep ? 3 : 11;
   }
   if (o.self_test)
   {
