@@ -50,8 +50,8 @@
 //   cudaErrorInvalidDevice   a stream of another device than the current one
 //   cudaErrorInvalidDeviceFunction  the build has no cubin for the device (its policy is unknown)
 // An empty shape is a valid no-op that launches nothing. Then: a state larger than the device lets
-// a CTA have (cudaFuncSetAttribute's error), or the launch's error. docs/device_state.md has the
-// figures against CUB and against a plain launch.
+// a CTA have (cudaFuncSetAttribute's error), or the launch's error. docs/device_state.md: the tests,
+// and the benchmark against CUB and against a plain launch.
 #pragma once
 
 #include <ptxw/device/env.h>
