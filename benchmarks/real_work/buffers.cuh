@@ -1,6 +1,6 @@
-// benchmarks/real_work/buffers.cuh: device buffers and the generation helpers the workloads build
-// their inputs with (on the GPU, from common.cuh's counter-based hashes: deterministic whatever the
-// launch, and fast enough for 10^9 elements).
+// benchmarks/real_work/buffers.cuh: the helpers the workloads build their inputs with (on the GPU,
+// from common.cuh's counter-based hashes: deterministic whatever the launch, and fast enough for
+// 10^9 elements), on the device arrays of ../harness.h.
 #pragma once
 
 #include <cub/device/device_for.cuh>
@@ -8,52 +8,12 @@
 #include <cstddef>
 #include <utility>
 
-#include "../check.h"
+#include "../harness.h"
 
 namespace real_work {
 
-// An owning device array; grows on reserve(), never shrinks until release().
-template <class T>
-class device_array
-{
-  T* p_              = nullptr;
-  std::size_t count_ = 0;
-
-public:
-  device_array() = default;
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
-  ~device_array()
-  {
-    release();
-  }
-  void reserve(std::size_t count)
-  {
-    if (count > count_)
-    {
-      release();
-      PTXW_BENCH_CHECK(cudaMalloc(&p_, count * sizeof(T)));
-      count_ = count;
-    }
-  }
-  void release()
-  {
-    if (p_ != nullptr)
-    {
-      PTXW_BENCH_CHECK(cudaFree(p_));
-    }
-    p_     = nullptr;
-    count_ = 0;
-  }
-  T* get() const
-  {
-    return p_;
-  }
-  std::size_t capacity() const
-  {
-    return count_;
-  }
-};
+using ptxw_bench::device_array;
+using ptxw_bench::two_phase;
 
 // f(i) for i in [0, count) on the GPU (inputs, not measured).
 template <class Count, class F>
@@ -64,27 +24,6 @@ void generate(Count count, F f)
     PTXW_BENCH_CHECK(cub::DeviceFor::Bulk(count, f));
   }
 }
-
-// CUB's two-phase calls with their scratch from one buffer that grows.
-class scratch
-{
-  device_array<unsigned char> bytes_;
-
-public:
-  template <class Call>
-  void run(Call call)
-  {
-    std::size_t need = 0;
-    PTXW_BENCH_CHECK(call(static_cast<void*>(nullptr), need));
-    bytes_.reserve(need > 0 ? need : 1);
-    need = bytes_.capacity();
-    PTXW_BENCH_CHECK(call(static_cast<void*>(bytes_.get()), need));
-  }
-  void release()
-  {
-    bytes_.release();
-  }
-};
 
 template <class = void>
 __global__ void sum_max_kernel(const unsigned* a, unsigned long long n, unsigned mask,

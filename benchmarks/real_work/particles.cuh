@@ -235,7 +235,7 @@ class neighbour_workload
   particle_space s_{};
   device_array<float4> raw_, pos_;
   device_array<unsigned> key_, key_sorted_, index_, index_sorted_, first_, out_;
-  scratch scratch_;
+  device_array<unsigned char> scratch_; // CUB's temporary storage
 
 public:
   using op_type  = neighbour_count;
@@ -268,7 +268,7 @@ public:
     {
       ++bits;
     }
-    scratch_.run([&](void* t, std::size_t& b) {
+    two_phase(scratch_, [&](void* t, std::size_t& b) {
       return cub::DeviceRadixSort::SortPairs(t, b, key_.get(), key_sorted_.get(), index_.get(), index_sorted_.get(), n,
                                              0, bits);
     });
