@@ -16,12 +16,9 @@
 
 #include "gpu.h"
 
-namespace cg  = cooperative_groups;
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
+namespace cg = cooperative_groups;
 using ptxw_test::cluster_gave_up;
 using ptxw_test::cluster_sync;
-using ptxw_test::Report;
 
 namespace {
 
