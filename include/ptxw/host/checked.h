@@ -6,7 +6,8 @@
 //   kernel<<<...>>>(..., ctx); cudaDeviceSynchronize();
 //   for (auto& d : diag.read()) std::puts(ptxw::checked::describe(d).c_str());
 //
-// Errors of the CUDA runtime are thrown as std::runtime_error("ptxw: ...").
+// Errors of the CUDA runtime are thrown as std::runtime_error("ptxw: ..."). The constructor, clear(),
+// count() and read() synchronise (a stream, or the device through cudaMemcpy).
 #pragma once
 
 #include <ptxw/checked.h>

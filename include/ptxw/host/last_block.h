@@ -5,7 +5,8 @@
 //   kernel<<<grid, block>>>(..., ticket.view());           // any number of launches, one at a time
 //   kernel<<<grid, block>>>(..., ticket.view(diag.device_sink()));  // checked mode reports to diag
 //
-// CUDA errors and bad arguments throw std::runtime_error("ptxw: ...").
+// CUDA errors and bad arguments throw std::runtime_error("ptxw: ..."). The constructor and reset()
+// synchronise their stream (the ticket is initialised before they return).
 #pragma once
 
 #include <ptxw/host/checked.h>

@@ -7,7 +7,8 @@
 //
 // More items than the capacity is an error (R18). One launch at a time drains a queue; a launch
 // that finds it exhausted (no reset() since the last) gets no items. CUDA errors and bad arguments
-// throw std::runtime_error("ptxw: ...").
+// throw std::runtime_error("ptxw: ..."); the constructor synchronises its stream (the queue is
+// initialised before it returns), fill() and reset() do not.
 #pragma once
 
 #include <ptxw/host/checked.h>
