@@ -43,4 +43,24 @@ inline void require_device()
     std::exit(2);
   }
 }
+
+// A benchmark's main: every argument taken by option(o, i) (which moves i past a value it takes;
+// false: not an option of this program), else the usage and exit status 2; then Bench(o).run() on
+// the device, whose status is the program's.
+template <class Bench, class Options, class Option>
+int run_main(int argc, char** argv, const char* usage, Option option)
+{
+  Options o;
+  for (int i = 1; i < argc; ++i)
+  {
+    if (!option(o, i))
+    {
+      std::fprintf(stderr, "usage: %s\n", usage);
+      return 2;
+    }
+  }
+  require_device();
+  Bench bench(o);
+  return bench.run();
+}
 } // namespace ptxw_bench

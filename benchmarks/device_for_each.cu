@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "check.h"
+#include "harness.h"
 
 namespace {
 
@@ -90,11 +91,9 @@ class Bench
   Options o_;
   unsigned capacity_;
   unsigned n_;
-  unsigned* cost_ = nullptr;
-  unsigned* mark_ = nullptr;
-  void* temp_     = nullptr;
-  std::size_t temp_bytes_ = 0;
-  cudaEvent_t start_, stop_;
+  ptxw_bench::device_array<unsigned> cost_, mark_;
+  ptxw_bench::device_array<unsigned char> temp_;
+  ptxw_bench::event_timer timer_;
   double clock_mhz_ = 0;
   int thread_slots_ = 0;
   unsigned wrong_runs_ = 0;
@@ -116,10 +115,8 @@ public:
     thread_slots_ = prop.multiProcessorCount * prop.maxThreadsPerMultiProcessor;
     std::printf("%s, %d SMs, %d thread slots, %.0f MHz; n = 2^%lld indices\n", prop.name, prop.multiProcessorCount,
                 thread_slots_, clock_mhz_, o_.log2n);
-    PTXW_BENCH_CHECK(cudaMalloc(&cost_, capacity_ * sizeof(unsigned)));
-    PTXW_BENCH_CHECK(cudaMalloc(&mark_, capacity_ * sizeof(unsigned)));
-    PTXW_BENCH_CHECK(cudaEventCreate(&start_));
-    PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
+    cost_.reserve(capacity_);
+    mark_.reserve(capacity_);
   }
 
   // Costs in ns with a mean of 1000 (sigma 0: uniform, < 0: the hot spot; `uniform` ns each where
@@ -137,7 +134,7 @@ public:
                      : sigma < 0 ? (hot ? 8000u : 533u)
                                  : static_cast<unsigned>(std::min(d(rng), 4e9));
     }
-    PTXW_BENCH_CHECK(cudaMemcpy(cost_, cost.data(), n_ * sizeof(unsigned), cudaMemcpyHostToDevice));
+    PTXW_BENCH_CHECK(cudaMemcpy(cost_.get(), cost.data(), n_ * sizeof(unsigned), cudaMemcpyHostToDevice));
     const double total   = std::accumulate(cost.begin(), cost.end(), 0.0);
     const double longest = *std::max_element(cost.begin(), cost.end());
     return std::max(total / thread_slots_, longest) / 1000.0;
@@ -150,18 +147,15 @@ public:
     double best = 1e30;
     for (int r = 0; r < o_.reps; ++r)
     {
-      PTXW_BENCH_CHECK(cudaMemset(mark_, 0, n_ * sizeof(unsigned)));
+      PTXW_BENCH_CHECK(cudaMemset(mark_.get(), 0, n_ * sizeof(unsigned)));
       PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      PTXW_BENCH_CHECK(cudaEventRecord(start_));
-      for (int c = 0; c < calls; ++c)
-      {
-        call();
-      }
-      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
-      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      best = std::min(best, ms * 1000.0 / calls);
+      const double us = timer_.us([&] {
+        for (int c = 0; c < calls; ++c)
+        {
+          call();
+        }
+      });
+      best = std::min(best, us / calls);
       check_marks(static_cast<unsigned>(calls));
     }
     return best;
@@ -170,35 +164,44 @@ public:
   void check_marks(unsigned calls)
   {
     std::vector<unsigned> m(n_);
-    PTXW_BENCH_CHECK(cudaMemcpy(m.data(), mark_, n_ * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(m.data(), mark_.get(), n_ * sizeof(unsigned), cudaMemcpyDeviceToHost));
     wrong_runs_ += std::any_of(m.begin(), m.end(), [&](unsigned v) { return v != calls; });
   }
 
+  wait_op op() const
+  {
+    return {cost_.get(), mark_.get()};
+  }
+
+  // Both phases in every call; the size query is host arithmetic.
   template <class Selector>
   void ptxw_call()
   {
-    std::size_t bytes = 0;
-    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(nullptr, bytes, n_, wait_op{cost_, mark_}));
-    if (bytes > temp_bytes_)
-    {
-      PTXW_BENCH_CHECK(cudaFree(temp_));
-      PTXW_BENCH_CHECK(cudaMalloc(&temp_, bytes));
-      temp_bytes_ = bytes;
-    }
-    bytes = temp_bytes_;
-    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(temp_, bytes, n_, wait_op{cost_, mark_}));
+    ptxw_bench::two_phase(temp_, [&](void* temp, std::size_t& bytes) {
+      return ptxw::device::for_each_canceled<Selector>(temp, bytes, n_, op());
+    });
   }
 
   void cub_call()
   {
-    PTXW_BENCH_CHECK(cub::DeviceFor::ForEachN(thrust::counting_iterator<unsigned>(0), n_, wait_op{cost_, mark_}));
+    PTXW_BENCH_CHECK(cub::DeviceFor::ForEachN(thrust::counting_iterator<unsigned>(0), n_, op()));
   }
 
   void thrust_call()
   {
     thrust::for_each(thrust::device, thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>(n_),
-                     wait_op{cost_, mark_});
+                     op());
     PTXW_BENCH_CHECK(cudaGetLastError());
+  }
+
+  // Timings of ptxw's default and of CUB: one call, and per call of 4 back to back.
+  double ptxw_us(int calls = 1)
+  {
+    return time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, calls);
+  }
+  double cub_us(int calls = 1)
+  {
+    return time([&] { cub_call(); }, calls);
   }
 
   // A policy against CUB measured right before it (timings drift over a run by more than the
@@ -206,30 +209,9 @@ public:
   template <class Selector>
   void sweep_one(const char* name, double bound)
   {
-    const double cub_us = time([&] { cub_call(); }, 4);
-    const double us     = time([&] { ptxw_call<Selector>(); }, 4);
-    std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub_us / us, us / bound);
-  }
-
-  // ptxw's default and CUB, one call and per call of 4 back to back, interleaved twice (and `also`
-  // in each pass); the best of each.
-  struct Side_by_side
-  {
-    double ptxw = 1e30, cub = 1e30, ptxw_b2b = 1e30, cub_b2b = 1e30;
-  };
-  template <class Also>
-  Side_by_side side_by_side(Also also)
-  {
-    Side_by_side r;
-    for (int twice = 0; twice < 2; ++twice)
-    {
-      r.ptxw = std::min(r.ptxw, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
-      r.cub  = std::min(r.cub, time([&] { cub_call(); }));
-      also();
-      r.ptxw_b2b = std::min(r.ptxw_b2b, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }, 4));
-      r.cub_b2b  = std::min(r.cub_b2b, time([&] { cub_call(); }, 4));
-    }
-    return r;
+    const double cub = cub_us(4);
+    const double us  = time([&] { ptxw_call<Selector>(); }, 4);
+    std::printf("  %-22s %10.1f %8.3f %8.3f\n", name, us, cub / us, us / bound);
   }
 
   // lognormal sigma 1.5 drawn from other seeds: where its longest index falls decides the time.
@@ -242,12 +224,7 @@ public:
       std::vector<unsigned> cost;
       const double bound = load(1.5, cost, 1u << o_.log2n, 1000, seed);
       const double at    = double(std::max_element(cost.begin(), cost.end()) - cost.begin()) / cost.size();
-      double p = 1e30, c = 1e30;
-      for (int twice = 0; twice < 2; ++twice)
-      {
-        p = std::min(p, time([&] { ptxw_call<ptxw::device::for_each_selector>(); }));
-        c = std::min(c, time([&] { cub_call(); }));
-      }
+      const auto [p, c] = ptxw_bench::best_in_turn<double>(2, [&] { return ptxw_us(); }, [&] { return cub_us(); });
       std::printf("  seed %-10u %9.1f %9.3f | %10.1f %10.1f %9.3f\n", seed, bound, at, p, c, c / p);
     }
   }
@@ -259,9 +236,9 @@ public:
     load(sigma, cost, n, wait);
     ptxw_call<ptxw::device::for_each_selector>();
     cub_call();
-    const Side_by_side r = side_by_side([] {});
-    std::printf("%-16s %9u | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", name, n, r.ptxw, r.cub, r.cub / r.ptxw,
-                r.ptxw_b2b, r.cub_b2b, r.cub_b2b / r.ptxw_b2b);
+    const auto [p, c, pb, cb] = ptxw_bench::best_in_turn<double>(
+      2, [&] { return ptxw_us(); }, [&] { return cub_us(); }, [&] { return ptxw_us(4); }, [&] { return cub_us(4); });
+    std::printf("%-16s %9u | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", name, n, p, c, c / p, pb, cb, cb / pb);
   }
 
   // Smaller n, uniform 1-us costs and no wait; then every cost distribution at 2^25 and 2^26,
@@ -299,9 +276,10 @@ public:
       cub_call();
       thrust_call();
       PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      double t               = 1e30; // thrust's one call, in each pass
-      const Side_by_side r   = side_by_side([&] { t = std::min(t, time([&] { thrust_call(); })); });
-      const double p = r.ptxw, c = r.cub, pb = r.ptxw_b2b, cb = r.cub_b2b;
+      // One call each, then per call of 4 back to back, in turn twice.
+      const auto [p, c, t, pb, cb] = ptxw_bench::best_in_turn<double>(
+        2, [&] { return ptxw_us(); }, [&] { return cub_us(); }, [&] { return time([&] { thrust_call(); }); },
+        [&] { return ptxw_us(4); }, [&] { return cub_us(4); });
       std::printf("%-16s %9.1f | %10.1f %10.1f %10.1f | %9.3f %9.3f | %8.3f %8.3f | %9.1f %9.1f %9.3f\n", names_[k],
                   bound, p, c, t, c / p, t / p, p / bound, c / bound, pb, cb, cb / pb);
       if (o_.sweep)
@@ -330,21 +308,14 @@ public:
 
 int main(int argc, char** argv)
 {
-  Options o;
-  for (int i = 1; i < argc; ++i)
-  {
-    if (std::string(argv[i]) == "--no-sweep")
-    {
-      o.sweep = false;
-    }
-    else if (!ptxw_bench::int_option(argc, argv, i, "--log2n", 10, 28, o.log2n)
-             && !ptxw_bench::int_option(argc, argv, i, "--reps", 1, 100, o.reps))
-    {
-      std::fprintf(stderr, "usage: ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]\n");
-      return 2;
-    }
-  }
-  ptxw_bench::require_device();
-  Bench bench(o);
-  return bench.run();
+  return ptxw_bench::run_main<Bench, Options>(
+    argc, argv, "ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]", [&](Options& o, int& i) {
+      if (std::string(argv[i]) == "--no-sweep")
+      {
+        o.sweep = false;
+        return true;
+      }
+      return ptxw_bench::int_option(argc, argv, i, "--log2n", 10, 28, o.log2n)
+             || ptxw_bench::int_option(argc, argv, i, "--reps", 1, 100, o.reps);
+    });
 }

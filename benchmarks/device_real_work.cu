@@ -156,11 +156,9 @@ public:
   template <class Selector, class Op>
   void ptxw_call(const Op& op, int n)
   {
-    std::size_t bytes = 0;
-    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(nullptr, bytes, n, op));
-    temp_.reserve(bytes);
-    bytes = temp_.capacity();
-    PTXW_BENCH_CHECK(ptxw::device::for_each_canceled<Selector>(temp_.get(), bytes, n, op));
+    two_phase(temp_, [&](void* temp, std::size_t& bytes) {
+      return ptxw::device::for_each_canceled<Selector>(temp, bytes, n, op);
+    });
   }
   template <class Op>
   void call(contender c, const Op& op, int n)
@@ -324,7 +322,7 @@ class Harness
   Options o_;
   Runner run_;
   Csv csv_;
-  cudaEvent_t start_{}, stop_{};
+  ptxw_bench::event_timer timer_;
   device_array<unsigned long long> count_;
   device_array<unsigned char> ref1_, ref_b2b_;
   double copy_bytes_per_us_ = 0;
@@ -347,8 +345,6 @@ public:
       : o_(o)
       , csv_(o.out)
   {
-    PTXW_BENCH_CHECK(cudaEventCreate(&start_));
-    PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
     count_.reserve(1);
     for_each_type(sweep_policies{}, [&](auto p, int) {
       policy_names_.push_back(policy_label(p));
@@ -356,12 +352,6 @@ public:
     sweep_ratio_.resize(policy_names_.size());
     default_label_ = policy_label(ptxw::device::for_each_selector{});
   }
-  ~Harness()
-  {
-    (void) cudaEventDestroy(start_);
-    (void) cudaEventDestroy(stop_);
-  }
-
   void measure_copy_bandwidth()
   {
     const std::size_t bytes = 256u << 20;
@@ -371,13 +361,10 @@ public:
     double best = 1e30;
     for (int r = 0; r < 6; ++r)
     {
-      PTXW_BENCH_CHECK(cudaEventRecord(start_));
-      PTXW_BENCH_CHECK(cudaMemcpy(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
-      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
-      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      best = r > 0 ? std::min(best, ms * 1000.0) : best; // the first one warms up
+      const double us = timer_.us([&] {
+        PTXW_BENCH_CHECK(cudaMemcpy(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
+      });
+      best = r > 0 ? std::min(best, us) : best; // the first one warms up
     }
     copy_bytes_per_us_ = 2.0 * bytes / best;
     std::printf("copy bandwidth (cudaMemcpy device to device, 256 MiB, read + write): %.0f GB/s\n",
@@ -429,22 +416,19 @@ public:
   {
     w.reset();
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-    PTXW_BENCH_CHECK(cudaEventRecord(start_));
-    for (int c = 0; c < calls; ++c)
-    {
-      call();
-    }
-    PTXW_BENCH_CHECK(cudaEventRecord(stop_));
-    PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0;
-    PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    const double us = timer_.us([&] {
+      for (int c = 0; c < calls; ++c)
+      {
+        call();
+      }
+    });
     ++checks_;
     if (const unsigned long long bad = mismatches(w.out(), ref, n); bad != 0)
     {
       fail(w.name() + " at " + std::to_string(n) + ", " + what + " x " + std::to_string(calls) + ": "
            + std::to_string(bad) + " outputs differ from CUB's");
     }
-    return ms * 1000.0 / calls;
+    return us / calls;
   }
 
   // CUB Bulk's output after `calls` calls from a reset output, into ref.

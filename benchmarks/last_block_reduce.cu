@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "check.h"
+#include "harness.h"
 
 namespace {
 
@@ -53,18 +54,21 @@ struct Timing
   double stream_us; // per call, back to back, best of 5
 };
 
+// The better of two: each figure on its own (ptxw_bench::best_in_turn).
+Timing best_of(const Timing& a, const Timing& b)
+{
+  return {std::min(a.latency_us, b.latency_us), std::min(a.stream_us, b.stream_us)};
+}
+
 class Bench
 {
   Options o_;
   unsigned resident_     = 0;
-  int* in_               = nullptr;
-  long long* out_        = nullptr; // one slot per timed call
-  void* cub_temp_        = nullptr;
-  std::size_t cub_bytes_ = 0;
-  void* ptxw_temp_       = nullptr;
-  std::size_t ptxw_bytes_ = 0;
+  ptxw_bench::device_array<int> in_;
+  ptxw_bench::device_array<long long> out_; // one slot per timed call
+  ptxw_bench::device_array<unsigned char> cub_temp_, ptxw_temp_;
   static constexpr ptxw::device::reduce_policy kPolicy = ptxw::device::reduce_selector{}({90});
-  cudaEvent_t start_, stop_;
+  ptxw_bench::event_timer timer_;
   static constexpr unsigned kSlots = 4096;
 
 public:
@@ -81,12 +85,10 @@ public:
     resident_ = static_cast<unsigned>(per_sm) * prop.multiProcessorCount;
     std::printf("%s, %d SMs, %u resident blocks of %d threads for the ptxw kernel; int32 in, int64 sum\n", prop.name,
                 prop.multiProcessorCount, resident_, kPolicy.block_threads);
-    PTXW_BENCH_CHECK(cudaMalloc(&in_, o_.max_n * sizeof(int)));
-    PTXW_BENCH_CHECK(cudaMalloc(&out_, kSlots * sizeof(long long)));
-    fill<<<4096, 256>>>(in_, o_.max_n);
+    in_.reserve(o_.max_n);
+    out_.reserve(kSlots);
+    fill<<<4096, 256>>>(in_.get(), o_.max_n);
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-    PTXW_BENCH_CHECK(cudaEventCreate(&start_));
-    PTXW_BENCH_CHECK(cudaEventCreate(&stop_));
   }
 
   unsigned grid(unsigned long long n) const
@@ -94,14 +96,17 @@ public:
     return static_cast<unsigned>(std::min<unsigned long long>(ptxw::device::detail::reduce_blocks(kPolicy, n), resident_));
   }
 
+  // One call on the storage sized in run(): the timed calls are single-phase.
   void ptxw_call(unsigned long long n, long long* out)
   {
-    PTXW_BENCH_CHECK(ptxw::device::sum(ptxw_temp_, ptxw_bytes_, static_cast<const int*>(in_), out, n));
+    std::size_t bytes = ptxw_temp_.capacity();
+    PTXW_BENCH_CHECK(ptxw::device::sum(ptxw_temp_.get(), bytes, static_cast<const int*>(in_.get()), out, n));
   }
 
   void cub_call(unsigned long long n, long long* out)
   {
-    PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_, cub_bytes_, in_, out, static_cast<int>(n)));
+    std::size_t bytes = cub_temp_.capacity();
+    PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_.get(), bytes, in_.get(), out, static_cast<int>(n)));
   }
 
   template <class Call>
@@ -110,28 +115,19 @@ public:
     std::vector<double> latency;
     for (int r = 0; r < o_.reps; ++r)
     {
-      PTXW_BENCH_CHECK(cudaEventRecord(start_));
-      call(n, out_ + r);
-      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
-      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      latency.push_back(ms * 1000.0);
+      latency.push_back(timer_.us([&] { call(n, out_.get() + r); }));
     }
     std::nth_element(latency.begin(), latency.begin() + latency.size() / 2, latency.end());
     double best = 1e30;
     for (int r = 0; r < 5; ++r)
     {
-      PTXW_BENCH_CHECK(cudaEventRecord(start_));
-      for (unsigned k = 0; k < stream_calls; ++k)
-      {
-        call(n, out_ + o_.reps + k);
-      }
-      PTXW_BENCH_CHECK(cudaEventRecord(stop_));
-      PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
-      float ms = 0;
-      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-      best = std::min(best, ms * 1000.0 / stream_calls);
+      const double us = timer_.us([&] {
+        for (unsigned k = 0; k < stream_calls; ++k)
+        {
+          call(n, out_.get() + o_.reps + k);
+        }
+      });
+      best = std::min(best, us / stream_calls);
     }
     return {latency[latency.size() / 2], best};
   }
@@ -140,7 +136,7 @@ public:
   unsigned wrong(long long expected, unsigned calls)
   {
     std::vector<long long> got(calls);
-    PTXW_BENCH_CHECK(cudaMemcpy(got.data(), out_, calls * sizeof(long long), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(got.data(), out_.get(), calls * sizeof(long long), cudaMemcpyDeviceToHost));
     unsigned bad = 0;
     for (long long g : got)
     {
@@ -162,37 +158,30 @@ public:
       {
         expected += value_at(i);
       }
-      std::size_t bytes = 0;
-      PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in_, out_, static_cast<int>(n)));
-      if (bytes > cub_bytes_)
-      {
-        PTXW_BENCH_CHECK(cudaFree(cub_temp_));
-        PTXW_BENCH_CHECK(cudaMalloc(&cub_temp_, bytes));
-        cub_bytes_ = bytes;
-      }
-      PTXW_BENCH_CHECK(ptxw::device::sum(nullptr, bytes, static_cast<const int*>(in_), out_, n));
-      if (bytes > ptxw_bytes_)
-      {
-        PTXW_BENCH_CHECK(cudaFree(ptxw_temp_));
-        PTXW_BENCH_CHECK(cudaMalloc(&ptxw_temp_, bytes));
-        ptxw_bytes_ = bytes;
-      }
+      // Warm-up: each call in both phases, which sizes its storage for n; then the two interleaved:
+      // ptxw, CUB, ptxw, CUB, every result of each checked.
+      ptxw_bench::two_phase(ptxw_temp_, [&](void* temp, std::size_t& bytes) {
+        return ptxw::device::sum(temp, bytes, static_cast<const int*>(in_.get()), out_.get(), n);
+      });
+      ptxw_bench::two_phase(cub_temp_, [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::Sum(temp, bytes, in_.get(), out_.get(), static_cast<int>(n));
+      });
+      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
       const unsigned calls = n <= 1000000 ? 2000u : n <= 10000000 ? 400u : n <= 100000000 ? 60u : 12u;
       const unsigned slots = o_.reps + calls;
-      // Warm-up, then the two interleaved: ptxw, CUB, ptxw, CUB.
-      ptxw_call(n, out_);
-      cub_call(n, out_);
-      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      Timing p = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
-      unsigned bad = wrong(expected, slots);
-      Timing c = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);
-      bad += wrong(expected, slots);
-      const Timing p2 = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
-      bad += wrong(expected, slots);
-      const Timing c2 = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);
-      bad += wrong(expected, slots);
-      p = {std::min(p.latency_us, p2.latency_us), std::min(p.stream_us, p2.stream_us)};
-      c = {std::min(c.latency_us, c2.latency_us), std::min(c.stream_us, c2.stream_us)};
+      unsigned bad    = 0;
+      const auto [p, c] = ptxw_bench::best_in_turn<Timing>(
+        2,
+        [&] {
+          const Timing t = time(n, [&](auto m, auto* o) { ptxw_call(m, o); }, calls);
+          bad += wrong(expected, slots);
+          return t;
+        },
+        [&] {
+          const Timing t = time(n, [&](auto m, auto* o) { cub_call(m, o); }, calls);
+          bad += wrong(expected, slots);
+          return t;
+        });
       total_wrong += bad;
       std::printf("%12llu %7u | %10.2f %10.2f %7.3f | %10.2f %10.2f %7.3f %9.0f | %s\n", n, grid(n), p.latency_us,
                   c.latency_us, p.latency_us / c.latency_us, p.stream_us, c.stream_us, p.stream_us / c.stream_us,
@@ -208,21 +197,14 @@ public:
 
 int main(int argc, char** argv)
 {
-  Options o;
-  for (int i = 1; i < argc; ++i)
-  {
-    long long max_n = 0;
-    if (ptxw_bench::int_option(argc, argv, i, "--max", 1, 2000000000, max_n)) // CUB gets an int count
-    {
-      o.max_n = static_cast<unsigned long long>(max_n);
-    }
-    else if (!ptxw_bench::int_option(argc, argv, i, "--reps", 1, 1000, o.reps))
-    {
-      std::fprintf(stderr, "usage: ptxw_bench_last_block_reduce [--reps R] [--max N]\n");
-      return 2;
-    }
-  }
-  ptxw_bench::require_device();
-  Bench bench(o);
-  return bench.run();
+  return ptxw_bench::run_main<Bench, Options>(
+    argc, argv, "ptxw_bench_last_block_reduce [--reps R] [--max N]", [&](Options& o, int& i) {
+      long long max_n = 0;
+      if (ptxw_bench::int_option(argc, argv, i, "--max", 1, 2000000000, max_n)) // CUB gets an int count
+      {
+        o.max_n = static_cast<unsigned long long>(max_n);
+        return true;
+      }
+      return ptxw_bench::int_option(argc, argv, i, "--reps", 1, 1000, o.reps);
+    });
 }

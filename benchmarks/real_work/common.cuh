@@ -49,41 +49,28 @@ __host__ __device__ inline float unit_float(std::uint64_t h)
 
 // Round-to-nearest arithmetic that the compiler neither contracts nor reorders (see above). The
 // host's forms are for the CPU self-test and the work estimates, which need no bitwise equality.
+// One table: name, type, the device's intrinsic, the host's operator.
+#define RW_ROUNDED(name, T, intrinsic, op)                                                                            \
+  __host__ __device__ inline T name(T a, T b)                                                                          \
+  {                                                                                                                    \
+    return RW_DEVICE_ONLY(intrinsic(a, b), a op b);                                                                    \
+  }
+RW_ROUNDED(dmul, double, __dmul_rn, *)
+RW_ROUNDED(dadd, double, __dadd_rn, +)
+RW_ROUNDED(dsub, double, __dsub_rn, -)
+RW_ROUNDED(fmul, float, __fmul_rn, *)
+RW_ROUNDED(fadd, float, __fadd_rn, +)
+RW_ROUNDED(fsub, float, __fsub_rn, -)
+RW_ROUNDED(fdiv, float, __fdiv_rn, /)
+#undef RW_ROUNDED
+
 __host__ __device__ inline double dfma(double a, double b, double c)
 {
   return RW_DEVICE_ONLY(__fma_rn(a, b, c), a * b + c);
 }
-__host__ __device__ inline double dmul(double a, double b)
-{
-  return RW_DEVICE_ONLY(__dmul_rn(a, b), a * b);
-}
-__host__ __device__ inline double dadd(double a, double b)
-{
-  return RW_DEVICE_ONLY(__dadd_rn(a, b), a + b);
-}
-__host__ __device__ inline double dsub(double a, double b)
-{
-  return RW_DEVICE_ONLY(__dsub_rn(a, b), a - b);
-}
 __host__ __device__ inline float ffma(float a, float b, float c)
 {
   return RW_DEVICE_ONLY(__fmaf_rn(a, b, c), a * b + c);
-}
-__host__ __device__ inline float fmul(float a, float b)
-{
-  return RW_DEVICE_ONLY(__fmul_rn(a, b), a * b);
-}
-__host__ __device__ inline float fadd(float a, float b)
-{
-  return RW_DEVICE_ONLY(__fadd_rn(a, b), a + b);
-}
-__host__ __device__ inline float fsub(float a, float b)
-{
-  return RW_DEVICE_ONLY(__fsub_rn(a, b), a - b);
-}
-__host__ __device__ inline float fdiv(float a, float b)
-{
-  return RW_DEVICE_ONLY(__fdiv_rn(a, b), a / b);
 }
 __host__ __device__ inline float fsqrt(float a)
 {

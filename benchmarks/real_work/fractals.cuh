@@ -81,7 +81,7 @@ inline constexpr fractal_view fractal_views[] = {
 // The functor for view v at 2^log2n pixels (out left null).
 inline escape_time make_escape_time(const fractal_view& v, int log2n)
 {
-  const int wl = (log2n + 1) / 2;
+  const int wl = image_width_log2(log2n);
   const double w = static_cast<double>(1ull << wl), h = static_cast<double>(1ull << (log2n - wl));
   escape_time e{};
   e.dx         = (v.re_max - v.re_min) / w;
@@ -96,15 +96,12 @@ inline escape_time make_escape_time(const fractal_view& v, int log2n)
   return e;
 }
 
-class fractal_workload
+class fractal_workload : public counts_output
 {
   const fractal_view& v_;
-  int log2n_ = 0;
-  device_array<unsigned> out_;
 
 public:
-  using op_type  = escape_time;
-  using out_type = unsigned;
+  using op_type = escape_time;
 
   explicit fractal_workload(const fractal_view& v)
       : v_(v)
@@ -117,14 +114,9 @@ public:
   {
     return v_.title;
   }
-  int max_log2n() const
-  {
-    return 26;
-  }
   void prepare(int log2n)
   {
-    log2n_ = log2n;
-    out_.reserve(1ull << log2n);
+    prepare_output(log2n);
   }
   op_type op() const
   {
@@ -132,31 +124,10 @@ public:
     e.out         = out_.get();
     return e;
   }
-  void reset()
-  {
-    PTXW_BENCH_CHECK(cudaMemsetAsync(out_.get(), 0, (1ull << log2n_) * sizeof(unsigned)));
-  }
-  out_type* out() const
-  {
-    return out_.get();
-  }
-  size_info info() const
-  {
-    return {};
-  }
   // From a correct output (iterations + 1 per pixel).
   std::string stats(const unsigned* ref) const
   {
-    const unsigned long long n = 1ull << log2n_;
-    const sum_max s            = sum_and_max(ref, n);
-    char b[160];
-    std::snprintf(b, sizeof b, "%d x %d pixels, %.1f iterations a pixel, most %u", 1 << ((log2n_ + 1) / 2),
-                  1 << (log2n_ / 2), s.sum / n - 1, s.max - 1);
-    return b;
-  }
-  void release()
-  {
-    out_.release();
+    return image_stats(ref, log2n_, "iterations");
   }
 };
 

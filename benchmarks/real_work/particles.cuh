@@ -229,17 +229,15 @@ struct host_cells
   }
 };
 
-class neighbour_workload
+class neighbour_workload : public counts_output
 {
-  int log2n_ = 0;
   particle_space s_{};
   device_array<float4> raw_, pos_;
-  device_array<unsigned> key_, key_sorted_, index_, index_sorted_, first_, out_;
-  scratch scratch_;
+  device_array<unsigned> key_, key_sorted_, index_, index_sorted_, first_;
+  device_array<unsigned char> scratch_; // CUB's temporary storage
 
 public:
-  using op_type  = neighbour_count;
-  using out_type = unsigned;
+  using op_type = neighbour_count;
 
   std::string name() const
   {
@@ -250,25 +248,21 @@ public:
     return "neighbour counts within r = 1 over clustered particles (3/4 in Gaussian clusters), cell list sorted by "
            "CUB, one index per particle in cell order, float";
   }
-  int max_log2n() const
-  {
-    return 26;
-  }
   void prepare(int log2n)
   {
-    log2n_          = log2n;
+    prepare_output(log2n);
     s_              = make_particle_space(log2n);
     const int n     = 1 << log2n;
     const int cells = s_.grid * s_.grid * s_.grid;
     raw_.reserve(n), pos_.reserve(n), key_.reserve(n), key_sorted_.reserve(n), index_.reserve(n);
-    index_sorted_.reserve(n), first_.reserve(cells + 1ull), out_.reserve(n);
+    index_sorted_.reserve(n), first_.reserve(cells + 1ull);
     generate(n, particle_generate{s_, raw_.get(), key_.get(), index_.get()});
     int bits = 1;
     while ((1ll << bits) < cells)
     {
       ++bits;
     }
-    scratch_.run([&](void* t, std::size_t& b) {
+    two_phase(scratch_, [&](void* t, std::size_t& b) {
       return cub::DeviceRadixSort::SortPairs(t, b, key_.get(), key_sorted_.get(), index_.get(), index_sorted_.get(), n,
                                              0, bits);
     });
@@ -282,18 +276,6 @@ public:
   {
     return {pos_.get(), first_.get(), s_, out_.get()};
   }
-  void reset()
-  {
-    PTXW_BENCH_CHECK(cudaMemsetAsync(out_.get(), 0, (1ull << log2n_) * sizeof(unsigned)));
-  }
-  out_type* out() const
-  {
-    return out_.get();
-  }
-  size_info info() const
-  {
-    return {};
-  }
   std::string stats(const unsigned* ref) const
   {
     const unsigned long long n = 1ull << log2n_;
@@ -306,8 +288,9 @@ public:
   void release()
   {
     raw_.release(), pos_.release(), key_.release(), key_sorted_.release(), index_.release();
-    index_sorted_.release(), first_.release(), out_.release();
+    index_sorted_.release(), first_.release();
     scratch_.release();
+    counts_output::release();
   }
 };
 

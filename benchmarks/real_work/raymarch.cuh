@@ -170,7 +170,7 @@ struct ray_march
 // The camera for 2^log2n pixels (out left null).
 inline ray_march make_ray_march(int log2n)
 {
-  const int wl = (log2n + 1) / 2;
+  const int wl = image_width_log2(log2n);
   const float w = static_cast<float>(1u << wl), h = static_cast<float>(1u << (log2n - wl));
   ray_march r{};
   r.eye         = {2.0f, 1.5f, -3.0f};
@@ -192,14 +192,10 @@ inline ray_march make_ray_march(int log2n)
   return r;
 }
 
-class raymarch_workload
+class raymarch_workload : public counts_output
 {
-  int log2n_ = 0;
-  device_array<unsigned> out_;
-
 public:
-  using op_type  = ray_march;
-  using out_type = unsigned;
+  using op_type = ray_march;
 
   std::string name() const
   {
@@ -210,14 +206,9 @@ public:
     return "sphere tracing of a signed-distance scene (plane, sphere field, torus, box), float, up to 256 steps, "
            "normal and a soft shadow of up to 64 steps for hits";
   }
-  int max_log2n() const
-  {
-    return 26;
-  }
   void prepare(int log2n)
   {
-    log2n_ = log2n;
-    out_.reserve(1ull << log2n);
+    prepare_output(log2n);
   }
   op_type op() const
   {
@@ -225,30 +216,10 @@ public:
     r.out       = out_.get();
     return r;
   }
-  void reset()
-  {
-    PTXW_BENCH_CHECK(cudaMemsetAsync(out_.get(), 0, (1ull << log2n_) * sizeof(unsigned)));
-  }
-  out_type* out() const
-  {
-    return out_.get();
-  }
-  size_info info() const
-  {
-    return {};
-  }
+  // From a correct output: the steps of all marches, bits 0-15, plus one.
   std::string stats(const unsigned* ref) const
   {
-    const unsigned long long n = 1ull << log2n_;
-    const sum_max s            = sum_and_max(ref, n, 0xffffu);
-    char b[160];
-    std::snprintf(b, sizeof b, "%d x %d pixels, %.1f scene evaluations a pixel, most %u", 1 << ((log2n_ + 1) / 2),
-                  1 << (log2n_ / 2), s.sum / n - 1, s.max - 1);
-    return b;
-  }
-  void release()
-  {
-    out_.release();
+    return image_stats(ref, log2n_, "scene evaluations", 0xffffu);
   }
 };
 

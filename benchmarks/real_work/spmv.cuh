@@ -143,7 +143,7 @@ class spmv_workload
   device_array<double> cdf_, val_, x_, y_;
   device_array<long long> len_, row_ptr_;
   device_array<int> col_;
-  scratch scratch_;
+  device_array<unsigned char> scratch_; // CUB's temporary storage
 
 public:
   using op_type  = spmv_row;
@@ -192,11 +192,11 @@ public:
     generate(n_ + 1, zipf_length{cdf_.get(), kmax_, 0x5eed0000 + static_cast<std::uint64_t>(s_ * 10), len_.get(), n_});
     device_array<long long> result;
     result.reserve(1);
-    scratch_.run([&](void* t, std::size_t& b) {
+    two_phase(scratch_, [&](void* t, std::size_t& b) {
       return cub::DeviceReduce::Max(t, b, len_.get(), result.get(), n_ + 1);
     });
     PTXW_BENCH_CHECK(cudaMemcpy(&longest_, result.get(), sizeof(long long), cudaMemcpyDeviceToHost));
-    scratch_.run([&](void* t, std::size_t& b) {
+    two_phase(scratch_, [&](void* t, std::size_t& b) {
       return cub::DeviceScan::ExclusiveSum(t, b, len_.get(), row_ptr_.get(), n_ + 1);
     });
     PTXW_BENCH_CHECK(cudaMemcpy(&nnz_, row_ptr_.get() + n_, sizeof(long long), cudaMemcpyDeviceToHost));

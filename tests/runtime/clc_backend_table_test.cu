@@ -268,8 +268,7 @@ TEST_F(ClcBackendTable, AddedBackendRunsTheDeviceScopeForEach)
 {
   const unsigned long long n = 20000003; // tiles for several waves: stolen
   DeviceBuffer<unsigned> marks;
-  PTXW_CUDA_OK(marks.allocate(n));
-  PTXW_CUDA_OK(marks.fill_bytes(0));
+  PTXW_CUDA_OK(marks.allocate_zeroed(n));
   PTXW_CUDA_OK(ptxw::device::for_each_canceled<reverse_selector>(n, mark{marks.get()}));
   PTXW_CUDA_OK(cudaDeviceSynchronize());
   std::vector<unsigned> host;

@@ -304,8 +304,7 @@ TYPED_TEST(ClcChecked, R13RankBelowTheGrids)
 {
   const dim3 grid(8, 8, 4);
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(hits.allocate(256));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(hits.allocate_zeroed(256));
   record_blocks<2, TypeParam><<<grid, kThreads>>>(grid, hits.get(), this->prepare(grid));
   PTXW_LAUNCH_OK();
   this->expect_reports(13);
@@ -316,8 +315,7 @@ TYPED_TEST(ClcChecked, R13RankBelowTheGrids)
 TYPED_TEST(ClcChecked, R14LaunchLargerThanPrepared)
 {
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(hits.allocate(200));
-  PTXW_CUDA_OK(hits.fill_bytes(0));
+  PTXW_CUDA_OK(hits.allocate_zeroed(200));
   // Prepared for 100 blocks, launched with 200: reported, the indices of the prepared grid run
   // once each, the extra CTAs write nothing out of it.
   record_blocks<1, TypeParam><<<200, kThreads>>>(dim3(100), hits.get(), this->prepare(dim3(100)));

@@ -120,6 +120,24 @@ public:
                      }));
   }
 
+  // Every thread sees bar's current phase still open (test_wait false), race-free: sync() makes the
+  // arrivals made before it happen-before every thread's test_wait, and the second sync() keeps any
+  // thread from arriving again until every thread has looked. sync: __syncthreads by default,
+  // cluster_sync where arrivals come from the cluster; every thread calls it.
+  template <class Barrier, class Sync>
+  __device__ void expect_open(unsigned line, Barrier& bar, ptxw::phase& ph, Sync sync)
+  {
+    sync();
+    expect(!bar.test_wait(ph), line);
+    sync();
+  }
+
+  template <class Barrier>
+  __device__ void expect_open(unsigned line, Barrier& bar, ptxw::phase& ph)
+  {
+    expect_open(line, bar, ph, [] { __syncthreads(); });
+  }
+
   // True on every thread of the CTA if a wait of any of them timed out. A __syncthreads: call it
   // from all threads, e.g. at the end of a loop iteration, and leave the loop when it is true.
   __device__ bool cta_gave_up() const
@@ -158,6 +176,18 @@ private:
   bool alive_               = true;
 };
 
+// Thread 0 initialises bar for `count` arrivals; the __syncthreads publishes the init to the CTA
+// before any thread uses bar.
+template <class Barrier>
+__device__ void init_by_thread0(Barrier& bar, ptxw::arrivals count)
+{
+  if (threadIdx.x == 0)
+  {
+    bar.init(count);
+  }
+  __syncthreads();
+}
+
 // Dynamic shared memory, 128-byte aligned (cp.async.bulk needs 16).
 __device__ inline unsigned char* dynamic_smem()
 {
@@ -191,3 +221,8 @@ __device__ inline bool cluster_gave_up(const Check& check, unsigned* mine, unsig
 }
 
 } // namespace ptxw_test
+
+// What the protocol tests' kernels name unqualified.
+namespace ptx = ::cuda::ptx;
+using ptxw_test::Check;
+using ptxw_test::Report;

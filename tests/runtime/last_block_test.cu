@@ -228,10 +228,18 @@ protected:
     if (!IsSkipped() && !HasFatalFailure())
     {
       diag_.emplace(256);
+      sum_.emplace();
+      EXPECT_EQ(sum_->allocate(1), cudaSuccess);
     }
   }
 
-  // The input: n values on the device and their exact sum, computed on the host.
+  // The input: n values on the device and their exact sum, computed on the host; and room for the
+  // partials of up to `blocks` blocks.
+  long long input(unsigned long long n, unsigned blocks)
+  {
+    partials(blocks);
+    return input(n);
+  }
   long long input(unsigned long long n)
   {
     if (!in_ || in_->size() < n)
@@ -258,6 +266,39 @@ protected:
     }
   }
 
+  // `reduce` over the first n inputs into out, on ticket.
+  template <class Count>
+  void launch_reduce(dim3 grid, dim3 block, unsigned long long n, long long* out,
+                     const ptxw::last_block_ticket_host<Count>& ticket)
+  {
+    reduce<<<grid, block>>>(in_->get(), n, partials_->get(), out, ticket.view(diag_->device_sink()));
+  }
+
+  // `reps` launches of launch(out) in a row, each merging `expected` (what: the launch's shape).
+  template <class Launch>
+  void expect_sums(int reps, long long expected, Launch launch, const std::string& what)
+  {
+    for (int rep = 0; rep < reps; ++rep)
+    {
+      long long sum = 0;
+      ASSERT_NO_FATAL_FAILURE(merged_sum(launch, sum));
+      ASSERT_EQ(sum, expected) << what << ", launch " << rep;
+    }
+  }
+
+  // The sum that launch(out) merged into out, a slot filled with 0xff bytes before it: a launch that
+  // merged nowhere leaves a value that no sum here has.
+  template <class Launch>
+  void merged_sum(Launch launch, long long& sum)
+  {
+    PTXW_CUDA_OK(sum_->fill_bytes(0xff));
+    launch(sum_->get());
+    PTXW_LAUNCH_OK();
+    std::vector<long long> got;
+    PTXW_CUDA_OK(sum_->download(got));
+    sum = got[0];
+  }
+
   void expect_no_reports()
   {
     const auto reports = ptxw_test::read_reports(*diag_);
@@ -275,9 +316,18 @@ protected:
     EXPECT_EQ(s.owner, 0ull);
   }
 
+  // A conforming run: no report, and the ticket free again.
+  template <class Count>
+  void expect_clean(const ptxw::last_block_ticket_host<Count>& t)
+  {
+    expect_no_reports();
+    expect_free(t);
+  }
+
   std::optional<ptxw::checked::diagnostics> diag_;
   std::optional<DeviceBuffer<int>> in_;
   std::optional<DeviceBuffer<long long>> partials_;
+  std::optional<DeviceBuffer<long long>> sum_; // merged_sum's slot
 };
 
 // Grids for n elements: few blocks that loop (at most 4 per SM), and one block per 1024 elements.
@@ -292,24 +342,19 @@ std::vector<unsigned> grids_for(unsigned long long n)
 TEST_F(LastBlock, ExactSumsFromOneBlockToTensOfThousands)
 {
   ptxw::last_block_ticket_host<> ticket;
-  DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(out.allocate(1));
   for (unsigned long long n : {1000ull, 10007ull, 100000ull, 1000003ull, 10000000ull, 100000000ull})
   {
     const long long expected = input(n);
     for (unsigned blocks : grids_for(n))
     {
       partials(blocks);
-      PTXW_CUDA_OK(out.fill_bytes(0xff));
-      reduce<<<blocks, kThreads>>>(in_->get(), n, partials_->get(), out.get(), ticket.view(diag_->device_sink()));
-      PTXW_LAUNCH_OK();
-      std::vector<long long> got;
-      PTXW_CUDA_OK(out.download(got));
-      EXPECT_EQ(got[0], expected) << n << " elements, " << blocks << " blocks";
+      long long sum = 0;
+      ASSERT_NO_FATAL_FAILURE(
+        merged_sum([&](long long* out) { launch_reduce(blocks, kThreads, n, out, ticket); }, sum));
+      EXPECT_EQ(sum, expected) << n << " elements, " << blocks << " blocks";
     }
   }
-  expect_no_reports();
-  expect_free(ticket);
+  expect_clean(ticket);
 }
 
 // 10 000 launches back to back on one ticket, never reset by the host: sizes and grids change
@@ -332,8 +377,7 @@ TEST_F(LastBlock, TenThousandLaunchesWithoutAMemset)
   {
     const unsigned long long n = sizes[k % sizes.size()];
     const auto grids           = grids_for(n);
-    reduce<<<grids[(k / sizes.size()) % 2], kThreads>>>(in_->get(), n, partials_->get(), out.get() + k,
-                                                         ticket.view(diag_->device_sink()));
+    launch_reduce(grids[(k / sizes.size()) % 2], kThreads, n, out.get() + k, ticket);
   }
   PTXW_LAUNCH_OK();
   std::vector<long long> got;
@@ -344,46 +388,33 @@ TEST_F(LastBlock, TenThousandLaunchesWithoutAMemset)
     wrong += got[k] != expected[k % sizes.size()];
   }
   EXPECT_EQ(wrong, 0u) << "launches whose merged sum is wrong (or missing), of " << kLaunches;
-  expect_no_reports();
-  expect_free(ticket);
+  expect_clean(ticket);
 }
 
 TEST_F(LastBlock, TwoAndThreeDimensionalGrids)
 {
   const unsigned long long n = 1000003;
-  const long long expected   = input(n);
-  partials(1024);
+  const long long expected   = input(n, 1024);
   ptxw::last_block_ticket_host<> ticket;
-  DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(out.allocate(1));
   for (dim3 grid : {dim3(7, 5, 1), dim3(4, 3, 6), dim3(1, 9, 1), dim3(1, 1, 1), dim3(16, 8, 8)})
   {
-    for (int rep = 0; rep < 50; ++rep)
-    {
-      PTXW_CUDA_OK(out.fill_bytes(0xff));
-      reduce<<<grid, dim3(32, 2, 2)>>>(in_->get(), n, partials_->get(), out.get(), ticket.view(diag_->device_sink()));
-      PTXW_LAUNCH_OK();
-      std::vector<long long> got;
-      PTXW_CUDA_OK(out.download(got));
-      ASSERT_EQ(got[0], expected) << "grid " << grid.x << "x" << grid.y << "x" << grid.z;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_sums(
+      50, expected, [&](long long* out) { launch_reduce(grid, dim3(32, 2, 2), n, out, ticket); },
+      "grid " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" + std::to_string(grid.z)));
   }
-  expect_no_reports();
-  expect_free(ticket);
+  expect_clean(ticket);
 }
 
 TEST_F(LastBlock, U64TicketCounts)
 {
   const unsigned long long n = 10000000;
-  const long long expected   = input(n);
-  partials(4096);
+  const long long expected   = input(n, 4096);
   ptxw::last_block_ticket_host<unsigned long long> ticket;
   DeviceBuffer<long long> out;
   PTXW_CUDA_OK(out.allocate(1000));
   for (unsigned k = 0; k < 1000; ++k)
   {
-    reduce<<<k % 2 ? 4096u : 300u, kThreads>>>(in_->get(), n, partials_->get(), out.get() + k,
-                                                ticket.view(diag_->device_sink()));
+    launch_reduce(k % 2 ? 4096u : 300u, kThreads, n, out.get() + k, ticket);
   }
   PTXW_LAUNCH_OK();
   std::vector<long long> got;
@@ -392,18 +423,14 @@ TEST_F(LastBlock, U64TicketCounts)
   {
     ASSERT_EQ(got[k], expected) << "launch " << k;
   }
-  expect_no_reports();
-  expect_free(ticket);
+  expect_clean(ticket);
 }
 
 TEST_F(LastBlock, LastClusterOfClustersOfTwoAndFour)
 {
   const unsigned long long n = 1000003;
-  const long long expected   = input(n);
-  partials(512);
+  const long long expected   = input(n, 512);
   ptxw::last_block_ticket_host<> ticket;
-  DeviceBuffer<long long> out;
-  PTXW_CUDA_OK(out.allocate(1));
   struct Shape
   {
     dim3 grid, cluster;
@@ -411,20 +438,17 @@ TEST_F(LastBlock, LastClusterOfClustersOfTwoAndFour)
   for (Shape s : {Shape{dim3(64), dim3(2)}, Shape{dim3(256), dim3(4)}, Shape{dim3(8, 4), dim3(2, 2)},
                   Shape{dim3(2), dim3(2)}})
   {
-    for (int rep = 0; rep < 100; ++rep)
-    {
-      PTXW_CUDA_OK(out.fill_bytes(0xff));
-      PTXW_CUDA_OK(ptxw::clc::launch_in_clusters(reduce_clusters, s.grid, dim3(kThreads), s.cluster, 0, 0, in_->get(), n,
-                                                  partials_->get(), out.get(), ticket.view(diag_->device_sink())));
-      PTXW_LAUNCH_OK();
-      std::vector<long long> got;
-      PTXW_CUDA_OK(out.download(got));
-      ASSERT_EQ(got[0], expected) << "grid " << s.grid.x << "x" << s.grid.y << " in clusters of " << s.cluster.x << "x"
-                                  << s.cluster.y;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_sums(
+      100, expected,
+      [&](long long* out) {
+        PTXW_CUDA_OK(ptxw::clc::launch_in_clusters(reduce_clusters, s.grid, dim3(kThreads), s.cluster, 0, 0,
+                                                    in_->get(), n, partials_->get(), out,
+                                                    ticket.view(diag_->device_sink())));
+      },
+      "grid " + std::to_string(s.grid.x) + "x" + std::to_string(s.grid.y) + " in clusters of "
+        + std::to_string(s.cluster.x) + "x" + std::to_string(s.cluster.y)));
   }
-  expect_no_reports();
-  expect_free(ticket);
+  expect_clean(ticket);
 }
 
 TEST(LastBlockHost, GridLargerThanTheCountIsAnError)
@@ -456,8 +480,7 @@ protected:
     LastBlock::SetUp();
     if (!IsSkipped() && !HasFatalFailure())
     {
-      expected_ = input(kItems);
-      partials(64);
+      expected_ = input(kItems, 64);
     }
   }
 
@@ -474,10 +497,8 @@ protected:
   {
     DeviceBuffer<long long> out;
     DeviceBuffer<unsigned> merges;
-    PTXW_CUDA_OK(out.allocate(1));
-    PTXW_CUDA_OK(out.fill_bytes(0));
-    PTXW_CUDA_OK(merges.allocate(1));
-    PTXW_CUDA_OK(merges.fill_bytes(0));
+    PTXW_CUDA_OK(out.allocate_zeroed(1));
+    PTXW_CUDA_OK(merges.allocate_zeroed(1));
     misuse<<<8, kThreads>>>(in_->get(), kItems, partials_->get(), out.get(), merges.get(),
                             ticket.view(diag_->device_sink()), mode);
     PTXW_LAUNCH_OK();
@@ -505,13 +526,9 @@ protected:
   // After a reported launch: the same ticket, unreset, merges the next launch right and silently.
   void expect_clean_launch(ptxw::last_block_ticket_host<>& ticket, unsigned long long n, long long expected)
   {
-    DeviceBuffer<long long> out;
-    PTXW_CUDA_OK(out.allocate(1));
-    reduce<<<16, kThreads>>>(in_->get(), n, partials_->get(), out.get(), ticket.view(diag_->device_sink()));
-    PTXW_LAUNCH_OK();
-    std::vector<long long> got;
-    PTXW_CUDA_OK(out.download(got));
-    EXPECT_EQ(got[0], expected) << "the launch after the reported one";
+    long long sum = 0;
+    ASSERT_NO_FATAL_FAILURE(merged_sum([&](long long* out) { launch_reduce(16, kThreads, n, out, ticket); }, sum));
+    EXPECT_EQ(sum, expected) << "the launch after the reported one";
     expect_no_reports();
   }
 };
@@ -558,10 +575,8 @@ TEST_F(LastBlockChecked, R16TwoLaunchesOnOneTicketAtOnce)
   ptxw::last_block_ticket_host<> ticket;
   DeviceBuffer<long long> out;
   DeviceBuffer<unsigned> flags;
-  PTXW_CUDA_OK(out.allocate(2));
-  PTXW_CUDA_OK(out.fill_bytes(0));
-  PTXW_CUDA_OK(flags.allocate(3));
-  PTXW_CUDA_OK(flags.fill_bytes(0));
+  PTXW_CUDA_OK(out.allocate_zeroed(2));
+  PTXW_CUDA_OK(flags.allocate_zeroed(3));
   cudaStream_t a, b;
   PTXW_CUDA_OK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   PTXW_CUDA_OK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
@@ -600,8 +615,7 @@ TEST_F(LastBlockChecked, R18MoreBlocksThanTheCountCounts)
 {
   ptxw::last_block_ticket_host<> ticket;
   DeviceBuffer<unsigned> merges;
-  PTXW_CUDA_OK(merges.allocate(1));
-  PTXW_CUDA_OK(merges.fill_bytes(0));
+  PTXW_CUDA_OK(merges.allocate_zeroed(1));
   too_many<<<dim3(65538, 65535, 1), 32>>>(merges.get(), ticket.view(diag_->device_sink())); // 2^32 + 65534 blocks
   PTXW_LAUNCH_OK();
   expect_reports(18, 1);

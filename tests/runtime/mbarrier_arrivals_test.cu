@@ -11,37 +11,42 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kThreads = 256;
+
+// The frame of every kernel here: thread 0 initialises a CTA barrier for `count` arrivals; per
+// phase i, phase(check, bar, ph, i) makes the phase's arrivals, checks between them that it is
+// still open, and waits; every thread leaves the loop together once any wait timed out.
+template <class Phase>
+__device__ void each_phase(Report* report, ptxw::arrivals count, unsigned phases, Phase phase)
+{
+  __shared__ ptxw::cta_barrier bar;
+  Check check(report);
+  ptxw_test::init_by_thread0(bar, count);
+  ptxw::phase ph;
+  for (unsigned i = 0; i < phases; ++i)
+  {
+    phase(check, bar, ph, i);
+    if (check.cta_gave_up()) // also a __syncthreads the phases' last checks rely on
+    {
+      break;
+    }
+  }
+  check.finish();
+}
 
 // init(arrivals{k}); threads 0..k-2 arrive, everyone checks the phase is not complete, thread k-1
 // arrives, everyone waits. Threads k..255 never arrive and only observe. Repeated for `phases`.
 __global__ void k_arrivals_kernel(unsigned k, unsigned phases, Report* report)
 {
-  __shared__ ptxw::cta_barrier bar;
-  Check check(report);
-  const unsigned tid = threadIdx.x;
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{k});
-  }
-  __syncthreads();
-
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
+  each_phase(report, ptxw::arrivals{k}, phases, [k](Check& check, auto& bar, ptxw::phase& ph, unsigned i) {
+    const unsigned tid = threadIdx.x;
     if (tid + 1 < k)
     {
       bar.arrive();
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // k - 1 of k arrivals
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // k - 1 of k arrivals
     if (tid + 1 == k)
     {
       bar.arrive();
@@ -49,14 +54,9 @@ __global__ void k_arrivals_kernel(unsigned k, unsigned phases, Report* report)
     check.wait(__LINE__, bar, ph);
     check.expect(ph.parity() == ((i + 1) & 1u), __LINE__);
     // The next phase cannot have completed: none of its arrivals is made before every thread has
-    // passed the __syncthreads below, which this thread has not reached yet.
+    // passed the __syncthreads of cta_gave_up, which this thread has not reached yet.
     check.expect(!bar.test_wait(ph), __LINE__);
-    if (check.cta_gave_up()) // also the __syncthreads the check above relies on
-    {
-      break;
-    }
-  }
-  check.finish();
+  });
 }
 
 // Arrivals with counts, through every arrive overload that takes one. The barrier needs
@@ -71,82 +71,45 @@ static_assert(kThreads * 3 + 200 + 31 + 1 == kTotal);
 
 __global__ void counted_arrivals_kernel(unsigned phases, Report* report)
 {
-  __shared__ ptxw::cta_barrier bar;
-  Check check(report);
-  const unsigned tid = threadIdx.x;
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{kTotal});
-  }
-  __syncthreads();
-
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
+  each_phase(report, ptxw::arrivals{kTotal}, phases, [](Check& check, auto& bar, ptxw::phase& ph, unsigned) {
+    const unsigned tid = threadIdx.x;
     bar.arrive(ptxw::arrivals{3});
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // 768 of 1000
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // 768 of 1000
     if (tid == 5)
     {
       bar.arrive(ptx::sem_relaxed, ptx::scope_cta, ptxw::arrivals{200});
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // 968 of 1000
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // 968 of 1000
     if (tid == 77)
     {
       bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{31});
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // 999 of 1000
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // 999 of 1000
     if (tid == kThreads - 1)
     {
       bar.arrive();
     }
     check.wait(__LINE__, bar, ph);
-    if (check.cta_gave_up())
-    {
-      break;
-    }
-  }
-  check.finish();
+  });
 }
 
 // The largest arrival count PTX allows (2^20 - 1), reached with one arrive of 2^20 - 2 and one of 1.
+constexpr unsigned kMaxCount = (1u << 20) - 1;
+
 __global__ void largest_count_kernel(unsigned phases, Report* report)
 {
-  __shared__ ptxw::cta_barrier bar;
-  Check check(report);
-  constexpr unsigned max_count = (1u << 20) - 1;
-  const unsigned tid           = threadIdx.x;
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{max_count});
-  }
-  __syncthreads();
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
-    if (tid == 0)
+  each_phase(report, ptxw::arrivals{kMaxCount}, phases, [](Check& check, auto& bar, ptxw::phase& ph, unsigned) {
+    if (threadIdx.x == 0)
     {
-      bar.arrive(ptxw::arrivals{max_count - 1});
+      bar.arrive(ptxw::arrivals{kMaxCount - 1});
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__);
-    __syncthreads();
-    if (tid == 1)
+    check.expect_open(__LINE__, bar, ph);
+    if (threadIdx.x == 1)
     {
       bar.arrive();
     }
     check.wait(__LINE__, bar, ph);
-    if (check.cta_gave_up())
-    {
-      break;
-    }
-  }
-  check.finish();
+  });
 }
 
 // Relaxed arrivals (mbarrier.arrive.relaxed, PTX ISA 8.6) complete a phase like release ones and are
@@ -154,35 +117,18 @@ __global__ void largest_count_kernel(unsigned phases, Report* report)
 // thread arrives, the last one after the others have been seen not to complete the phase.
 __global__ void relaxed_arrive_kernel(unsigned phases, Report* report)
 {
-  __shared__ ptxw::cta_barrier bar;
-  Check check(report);
-  const unsigned tid = threadIdx.x;
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{kThreads});
-  }
-  __syncthreads();
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
-    if (tid != 0)
+  each_phase(report, ptxw::arrivals{kThreads}, phases, [](Check& check, auto& bar, ptxw::phase& ph, unsigned) {
+    if (threadIdx.x != 0)
     {
       bar.arrive(ptx::sem_relaxed, ptx::scope_cta);
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__);
-    __syncthreads();
-    if (tid == 0)
+    check.expect_open(__LINE__, bar, ph);
+    if (threadIdx.x == 0)
     {
       bar.arrive(ptx::sem_relaxed, ptx::scope_cta, ptxw::arrivals{1});
     }
     check.wait(__LINE__, bar, ptx::sem_acquire, ptx::scope_cta, ph);
-    if (check.cta_gave_up())
-    {
-      break;
-    }
-  }
-  check.finish();
+  });
 }
 
 class MbarrierArrivals
@@ -191,7 +137,17 @@ class MbarrierArrivals
 {};
 
 class MbarrierCounts : public Gpu
-{};
+{
+protected:
+  // kernel<<<1, threads>>>(phases, report), in which every thread waits once per phase.
+  void expect_phases(void (*kernel)(unsigned, Report*), unsigned phases, unsigned threads)
+  {
+    PTXW_NEW_REPORT(report);
+    kernel<<<1, threads>>>(phases, report.get());
+    PTXW_LAUNCH_OK();
+    PTXW_EXPECT_REPORT(report, phases * threads);
+  }
+};
 
 } // namespace
 
@@ -212,27 +168,15 @@ INSTANTIATE_TEST_SUITE_P(Counts, MbarrierArrivals, ::testing::Values(1u, 2u, 31u
 
 TEST_F(MbarrierCounts, ArriveWithCountsAddsUp)
 {
-  constexpr unsigned phases = 64;
-  PTXW_NEW_REPORT(report);
-  counted_arrivals_kernel<<<1, kThreads>>>(phases, report.get());
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, phases * kThreads);
+  expect_phases(counted_arrivals_kernel, 64, kThreads);
 }
 
 TEST_F(MbarrierCounts, LargestArrivalCount)
 {
-  constexpr unsigned phases = 8;
-  PTXW_NEW_REPORT(report);
-  largest_count_kernel<<<1, 64>>>(phases, report.get());
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, phases * 64);
+  expect_phases(largest_count_kernel, 8, 64);
 }
 
 TEST_F(MbarrierCounts, RelaxedArrivalsCompleteThePhaseForAnAcquireWait)
 {
-  constexpr unsigned phases = 64;
-  PTXW_NEW_REPORT(report);
-  relaxed_arrive_kernel<<<1, kThreads>>>(phases, report.get());
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, phases * kThreads);
+  expect_phases(relaxed_arrive_kernel, 64, kThreads);
 }

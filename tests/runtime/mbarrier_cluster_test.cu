@@ -16,18 +16,37 @@
 
 #include "gpu.h"
 
-namespace cg  = cooperative_groups;
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
+namespace cg = cooperative_groups;
 using ptxw_test::cluster_gave_up;
 using ptxw_test::cluster_sync;
-using ptxw_test::Report;
 
 namespace {
 
 constexpr unsigned kClusterSize = 2;
 constexpr unsigned kClusters    = 66; // 132 CTAs, about one per SM of an H100; any number works
 constexpr unsigned kThreads     = 128;
+
+// The frame of every kernel here (see the top), around body(check, gave_up): thread 0 initialises
+// this CTA's barrier for `count` arrivals, fences the init and zeroes cluster_gave_up's flag; a
+// cluster barrier publishes both before any peer touches them; a last one keeps the CTA until its
+// peer is done with its shared memory. gave_up() is cluster_gave_up on this CTA's flag and the peer's.
+template <class Body>
+__device__ void cluster_frame(ptxw::cluster_barrier& bar, ptxw::arrivals count, Report* report, Body body)
+{
+  __shared__ unsigned gave_up;
+  Check check(report);
+  unsigned* peer_gave_up = cg::this_cluster().map_shared_rank(&gave_up, ptx::get_sreg_cluster_ctarank() ^ 1u);
+  if (threadIdx.x == 0)
+  {
+    gave_up = 0;
+    bar.init(count);
+    ptxw::fence_after_mbarrier_init();
+  }
+  cluster_sync();
+  body(check, [&] { return cluster_gave_up(check, &gave_up, peer_gave_up); });
+  check.finish();
+  cluster_sync();
+}
 
 // Ping-pong of messages between the two CTAs, one per thread and phase. Thread t "sends" by
 // writing a word into slot t of the peer's inbox (distributed shared memory) and then arriving on
@@ -49,52 +68,42 @@ __global__ void remote_arrive_kernel(unsigned phases, Report* report)
 {
   __shared__ ptxw::cluster_barrier bar;
   __shared__ unsigned inbox[kThreads];
-  Check check(report);
-  cg::cluster_group cluster = cg::this_cluster();
-  const unsigned tid        = threadIdx.x;
-  const unsigned rank       = ptx::get_sreg_cluster_ctarank();
-  const unsigned peer       = rank ^ 1u;
-  check.expect(ptx::get_sreg_cluster_nctarank() == kClusterSize, __LINE__);
-
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{kThreads});
-    ptxw::fence_after_mbarrier_init();
-  }
-  cluster_sync();
-
-  ptxw::remote_mbarrier peer_bar = bar.remote(ptxw::cta_rank{peer});
-  unsigned* peer_inbox           = cluster.map_shared_rank(&inbox[0], peer);
-  ptxw::phase ph;
-  const auto message = [](unsigned from, unsigned i, unsigned t) {
-    return (from << 28) | (i << 8) | t;
-  };
-  const auto send = [&](unsigned i) {
-    check.expect(!bar.test_wait(ph), __LINE__);
-    peer_inbox[tid] = message(rank, i, tid);
-    peer_bar.arrive();
-  };
-  const auto receive = [&](unsigned i) {
-    if (check.wait(__LINE__, bar, ph))
+  cluster_frame(bar, ptxw::arrivals{kThreads}, report, [&](Check& check, auto) {
+    check.expect(ptx::get_sreg_cluster_nctarank() == kClusterSize, __LINE__);
+    const unsigned tid             = threadIdx.x;
+    const unsigned rank            = ptx::get_sreg_cluster_ctarank();
+    const unsigned peer            = rank ^ 1u;
+    ptxw::remote_mbarrier peer_bar = bar.remote(ptxw::cta_rank{peer});
+    unsigned* peer_inbox           = cg::this_cluster().map_shared_rank(&inbox[0], peer);
+    ptxw::phase ph;
+    const auto message = [](unsigned from, unsigned i, unsigned t) {
+      return (from << 28) | (i << 8) | t;
+    };
+    const auto send = [&](unsigned i) {
+      check.expect(!bar.test_wait(ph), __LINE__);
+      peer_inbox[tid] = message(rank, i, tid);
+      peer_bar.arrive();
+    };
+    const auto receive = [&](unsigned i) {
+      if (check.wait(__LINE__, bar, ph))
+      {
+        check.expect(inbox[tid] == message(peer, i, tid), __LINE__);
+      }
+    };
+    for (unsigned i = 0; i < phases; ++i)
     {
-      check.expect(inbox[tid] == message(peer, i, tid), __LINE__);
+      if (rank == 0)
+      {
+        send(i);
+        receive(i);
+      }
+      else
+      {
+        receive(i);
+        send(i);
+      }
     }
-  };
-  for (unsigned i = 0; i < phases; ++i)
-  {
-    if (rank == 0)
-    {
-      send(i);
-      receive(i);
-    }
-    else
-    {
-      receive(i);
-      send(i);
-    }
-  }
-  check.finish();
-  cluster_sync();
+  });
 }
 
 // Remote arrivals count exactly what they say, on the peer and not on the local barrier. The two
@@ -107,61 +116,46 @@ __global__ void remote_arrive_kernel(unsigned phases, Report* report)
 __global__ void remote_arrive_count_kernel(unsigned phases, Report* report)
 {
   __shared__ ptxw::cluster_barrier bar;
-  Check check(report);
-  const unsigned tid  = threadIdx.x;
-  const unsigned rank = ptx::get_sreg_cluster_ctarank();
-  const unsigned peer = rank ^ 1u;
+  const unsigned rank   = ptx::get_sreg_cluster_ctarank();
   const unsigned mine   = rank == 0 ? 5u : 7u;
   const unsigned theirs = rank == 0 ? 7u : 5u;
-  __shared__ unsigned gave_up;
-  unsigned* peer_gave_up = cg::this_cluster().map_shared_rank(&gave_up, peer);
-
-  if (tid == 0)
-  {
-    gave_up = 0;
-    bar.init(ptxw::arrivals{mine});
-    ptxw::fence_after_mbarrier_init();
-  }
-  cluster_sync();
-
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
-    if (tid == 0)
+  cluster_frame(bar, ptxw::arrivals{mine}, report, [&](Check& check, auto gave_up) {
+    const unsigned peer = rank ^ 1u;
+    ptxw::phase ph;
+    for (unsigned i = 0; i < phases; ++i)
     {
-      if (i % 2 == 0)
+      if (threadIdx.x == 0)
       {
-        bar.remote(ptxw::cta_rank{peer}).arrive(ptxw::arrivals{theirs - 1});
+        if (i % 2 == 0)
+        {
+          bar.remote(ptxw::cta_rank{peer}).arrive(ptxw::arrivals{theirs - 1});
+        }
+        else
+        {
+          bar.remote(ptxw::cta_rank{peer}).arrive(ptx::sem_relaxed, ptx::scope_cluster, ptxw::arrivals{theirs - 1});
+        }
       }
-      else
+      check.expect_open(__LINE__, bar, ph, cluster_sync); // mine - 1 of mine
+      if (threadIdx.x == 0)
       {
-        bar.remote(ptxw::cta_rank{peer}).arrive(ptx::sem_relaxed, ptx::scope_cluster, ptxw::arrivals{theirs - 1});
+        if (i % 2 == 0)
+        {
+          bar.remote(ptxw::cta_rank{peer}).arrive();
+        }
+        else
+        {
+          bar.remote(ptxw::cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
+        }
+      }
+      check.wait(__LINE__, bar, ph);
+      // Two cluster barriers: the next phase's arrivals only after every thread of both CTAs saw
+      // this one; and stop everywhere once a wait timed out anywhere.
+      if (gave_up())
+      {
+        break;
       }
     }
-    cluster_sync();
-    check.expect(!bar.test_wait(ph), __LINE__); // mine - 1 of mine
-    cluster_sync();
-    if (tid == 0)
-    {
-      if (i % 2 == 0)
-      {
-        bar.remote(ptxw::cta_rank{peer}).arrive();
-      }
-      else
-      {
-        bar.remote(ptxw::cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
-      }
-    }
-    check.wait(__LINE__, bar, ph);
-    // Two cluster barriers: the next phase's arrivals only after every thread of both CTAs saw
-    // this one; and stop everywhere once a wait timed out anywhere.
-    if (cluster_gave_up(check, &gave_up, peer_gave_up))
-    {
-      break;
-    }
-  }
-  check.finish();
-  cluster_sync();
+  });
 }
 
 // Remote complete_tx. Each CTA arms its own barrier (init(arrivals{1}); thread 0
@@ -173,53 +167,36 @@ __global__ void remote_arrive_count_kernel(unsigned phases, Report* report)
 __global__ void remote_complete_tx_kernel(unsigned phases, Report* report)
 {
   __shared__ ptxw::cluster_barrier bar;
-  Check check(report);
-  const unsigned tid  = threadIdx.x;
-  const unsigned rank = ptx::get_sreg_cluster_ctarank();
-  const unsigned peer = rank ^ 1u;
-  __shared__ unsigned gave_up;
-  unsigned* peer_gave_up = cg::this_cluster().map_shared_rank(&gave_up, peer);
-
-  if (tid == 0)
-  {
-    gave_up = 0;
-    bar.init(ptxw::arrivals{1});
-    ptxw::fence_after_mbarrier_init();
-  }
-  cluster_sync();
-
-  ptxw::phase ph;
-  for (unsigned i = 0; i < phases; ++i)
-  {
-    const unsigned my_bytes   = 64u * (i + 1) + 16u * rank;
-    const unsigned peer_bytes = 64u * (i + 1) + 16u * peer;
-    const unsigned peer_first = peer_bytes / 2;
-    if (tid == 0)
+  cluster_frame(bar, ptxw::arrivals{1}, report, [&](Check& check, auto gave_up) {
+    const unsigned rank = ptx::get_sreg_cluster_ctarank();
+    const unsigned peer = rank ^ 1u;
+    ptxw::phase ph;
+    for (unsigned i = 0; i < phases; ++i)
     {
-      bar.arrive_expect_tx(ptxw::tx_bytes{my_bytes});
+      const unsigned my_bytes   = 64u * (i + 1) + 16u * rank;
+      const unsigned peer_bytes = 64u * (i + 1) + 16u * peer;
+      const unsigned peer_first = peer_bytes / 2;
+      if (threadIdx.x == 0)
+      {
+        bar.arrive_expect_tx(ptxw::tx_bytes{my_bytes});
+      }
+      check.expect_open(__LINE__, bar, ph, cluster_sync); // armed, nothing completed
+      if (threadIdx.x == 0)
+      {
+        bar.remote(ptxw::cta_rank{peer}).complete_tx(ptxw::tx_bytes{peer_first});
+      }
+      check.expect_open(__LINE__, bar, ph, cluster_sync); // part of the bytes still pending
+      if (threadIdx.x == 0)
+      {
+        bar.remote(ptxw::cta_rank{peer}).complete_tx(ptxw::tx_bytes{peer_bytes - peer_first});
+      }
+      check.wait(__LINE__, bar, ph);
+      if (gave_up()) // two cluster barriers
+      {
+        break;
+      }
     }
-    cluster_sync();
-    check.expect(!bar.test_wait(ph), __LINE__); // armed, nothing completed
-    cluster_sync();
-    if (tid == 0)
-    {
-      bar.remote(ptxw::cta_rank{peer}).complete_tx(ptxw::tx_bytes{peer_first});
-    }
-    cluster_sync();
-    check.expect(!bar.test_wait(ph), __LINE__); // part of the bytes still pending
-    cluster_sync();
-    if (tid == 0)
-    {
-      bar.remote(ptxw::cta_rank{peer}).complete_tx(ptxw::tx_bytes{peer_bytes - peer_first});
-    }
-    check.wait(__LINE__, bar, ph);
-    if (cluster_gave_up(check, &gave_up, peer_gave_up)) // two cluster barriers
-    {
-      break;
-    }
-  }
-  check.finish();
-  cluster_sync();
+  });
 }
 
 class MbarrierCluster : public Gpu
@@ -258,33 +235,30 @@ protected:
     config.numAttrs         = 1;
     return cudaLaunchKernelEx(&config, kernel, args...);
   }
+
+  // kernel(phases, report) launched as above, in which every thread waits once per phase.
+  void expect_phases(void (*kernel)(unsigned, Report*), unsigned phases)
+  {
+    PTXW_NEW_REPORT(report);
+    PTXW_CUDA_OK(launch(kernel, phases, report.get()));
+    PTXW_LAUNCH_OK();
+    PTXW_EXPECT_REPORT(report, static_cast<unsigned long long>(phases) * kThreads * kClusters * kClusterSize);
+  }
 };
 
 } // namespace
 
 TEST_F(MbarrierCluster, RemoteArrivesPublishPeerWrites)
 {
-  constexpr unsigned phases = 256;
-  PTXW_NEW_REPORT(report);
-  PTXW_CUDA_OK(launch(remote_arrive_kernel, phases, report.get()));
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, static_cast<unsigned long long>(phases) * kThreads * kClusters * kClusterSize);
+  expect_phases(remote_arrive_kernel, 256);
 }
 
 TEST_F(MbarrierCluster, RemoteArriveCountsOnThePeerOnly)
 {
-  constexpr unsigned phases = 32;
-  PTXW_NEW_REPORT(report);
-  PTXW_CUDA_OK(launch(remote_arrive_count_kernel, phases, report.get()));
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, static_cast<unsigned long long>(phases) * kThreads * kClusters * kClusterSize);
+  expect_phases(remote_arrive_count_kernel, 32);
 }
 
 TEST_F(MbarrierCluster, RemoteCompleteTxCompletesThePeersPhase)
 {
-  constexpr unsigned phases = 32;
-  PTXW_NEW_REPORT(report);
-  PTXW_CUDA_OK(launch(remote_complete_tx_kernel, phases, report.get()));
-  PTXW_LAUNCH_OK();
-  PTXW_EXPECT_REPORT(report, static_cast<unsigned long long>(phases) * kThreads * kClusters * kClusterSize);
+  expect_phases(remote_complete_tx_kernel, 32);
 }

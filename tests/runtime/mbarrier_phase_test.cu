@@ -5,10 +5,6 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kThreads = 128;
@@ -30,11 +26,7 @@ __global__ void consecutive_phases_kernel(unsigned phases, unsigned* parities, R
   __shared__ unsigned stamp[2][kThreads];
   Check check(report);
   const unsigned tid = threadIdx.x;
-  if (tid == 0)
-  {
-    bar.init(ptxw::arrivals{kThreads});
-  }
-  __syncthreads();
+  ptxw_test::init_by_thread0(bar, ptxw::arrivals{kThreads});
 
   ptxw::phase ph;
   for (unsigned i = 0; i < phases; ++i)

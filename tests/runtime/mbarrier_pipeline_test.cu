@@ -11,10 +11,6 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kStages    = 3;

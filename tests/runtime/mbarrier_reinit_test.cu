@@ -8,10 +8,6 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kThreads = 128;
@@ -48,9 +44,7 @@ __global__ void reinit_kernel(Report* report)
       {
         bar.arrive();
       }
-      __syncthreads();
-      check.expect(!bar.test_wait(ph), __LINE__);
-      __syncthreads();
+      check.expect_open(__LINE__, bar, ph);
       if (tid + 1 == count)
       {
         bar.arrive();

@@ -10,10 +10,6 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kThreads        = 256;
@@ -158,9 +154,7 @@ __global__ void local_complete_tx_kernel(unsigned phases, Report* report)
         bar.arrive();
       }
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // arrived, all bytes pending
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // arrived, all bytes pending
     if (tid == 0)
     {
       if (i % 2 == 0)
@@ -172,9 +166,7 @@ __global__ void local_complete_tx_kernel(unsigned phases, Report* report)
         bar.complete_tx(ptx::sem_relaxed, scope{}, ptxw::tx_bytes{first});
       }
     }
-    __syncthreads();
-    check.expect(!bar.test_wait(ph), __LINE__); // bytes - first pending
-    __syncthreads();
+    check.expect_open(__LINE__, bar, ph); // bytes - first pending
     if (tid == 1)
     {
       bar.complete_tx(ptxw::tx_bytes{bytes - first});

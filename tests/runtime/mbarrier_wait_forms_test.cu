@@ -9,10 +9,6 @@
 
 #include "gpu.h"
 
-namespace ptx = cuda::ptx;
-using ptxw_test::Check;
-using ptxw_test::Report;
-
 namespace {
 
 constexpr unsigned kThreads = 128;

@@ -23,7 +23,7 @@
 
 #include <ptxw/clc.h>
 
-#include "Inputs/reference.h"
+#include "Inputs/guide.h"
 
 #include <cooperative_groups.h>
 
@@ -34,27 +34,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
   ptxw_guide_clusters(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
-  auto clc = ptxw::clc::open(slot, ctx);
-  if (!clc.started())
-  {
-    return;
-  }
-  float alpha = compute_scalar();
-  int bx      = blockIdx.x;
-  while (true)
-  {
-    cg::cluster_group::sync();
-    clc.request(clc.elect()); // one lane of the first warp
-    int i = bx * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
-    if (!clc.wait().decode([&](auto block) { bx = block.x(); }))
-    {
-      break;
-    }
-  }
+  ptxw_guide(slot, ctx, data, n, [] { cg::cluster_group::sync(); });
 }
 
 extern "C" __global__ void __cluster_dims__(2, 1, 1)
@@ -109,30 +89,14 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1)
     }
 
     // Computation:
-    int i = bx * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
+    scale_block(data, n, alpha, bx);
 
-    // Cancellation request synchronization:
-    while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &bar, phase))
-    {
-    }
-    phase ^= 1;
-
-    // One read of the result, then release it to the async proxy:
-    const uint4 r = result;
-    ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
-
-    // Cancellation request decoding:
-    bool success = ptx::clusterlaunchcontrol_query_cancel_is_canceled(r);
-    if (!success)
+    // Cancellation request synchronization, one read of the result, its release to the async
+    // proxy, then decoding:
+    if (!ref_decode_x(ref_wait(storage, phase, ptx::scope_cluster), bx))
     {
       break;
     }
-
-    bx = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<int>(r);
     bx += cg::cluster_group::block_index().x; // Add local offset.
   }
 }

@@ -20,7 +20,7 @@
 
 #include <ptxw/clc.h>
 
-#include "Inputs/reference.h"
+#include "Inputs/guide.h"
 
 #include <cooperative_groups.h>
 
@@ -30,27 +30,7 @@ namespace ptx = cuda::ptx;
 extern "C" __global__ void ptxw_guide_thread_blocks(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
-  auto clc = ptxw::clc::open(slot, ctx);
-  if (!clc.started())
-  {
-    return;
-  }
-  float alpha = compute_scalar();
-  int bx      = blockIdx.x;
-  while (true)
-  {
-    __syncthreads();
-    clc.request(clc.elect()); // one lane of the first warp
-    int i = bx * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
-    if (!clc.wait().decode([&](auto block) { bx = block.x(); }))
-    {
-      break;
-    }
-  }
+  ptxw_guide(slot, ctx, data, n, [] { __syncthreads(); });
 }
 
 extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
@@ -61,11 +41,7 @@ extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc
   uint4& result = storage.result;
   uint64_t& bar = storage.bar;
   int phase     = 0;
-
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-  {
-    ptx::mbarrier_init(&bar, 1);
-  }
+  ref_init(storage);
 
   // Prologue:
   float alpha = compute_scalar();
@@ -93,30 +69,14 @@ extern "C" __global__ void ref_guide_thread_blocks(float* data, int n, ptxw::clc
     }
 
     // Computation:
-    int i = bx * blockDim.x + threadIdx.x;
-    if (i < n)
-    {
-      data[i] *= alpha;
-    }
+    scale_block(data, n, alpha, bx);
 
-    // Cancellation request synchronization:
-    while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &bar, phase))
-    {
-    }
-    phase ^= 1;
-
-    // One read of the result, then release it to the async proxy:
-    const uint4 r = result;
-    ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
-
-    // Cancellation request decoding:
-    bool success = ptx::clusterlaunchcontrol_query_cancel_is_canceled(r);
-    if (!success)
+    // Cancellation request synchronization, one read of the result, its release to the async
+    // proxy, then decoding:
+    if (!ref_decode_x(ref_wait(storage, phase, ptx::scope_cta), bx))
     {
       break;
     }
-
-    bx = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<int>(r);
   }
 }
 

@@ -22,21 +22,14 @@ extern "C" __global__ void ptxw_wait_decode_x(unsigned* out, ptxw::clc::context<
 }
 
 // open(): thread (0,0,0) initialises the barrier. wait(): acquire try_wait loop on parity 0, one
-// 16-byte read, release fence. decode(): is_canceled, then get_first_ctaid_x.
+// 16-byte read, release fence (reference.h). decode(): is_canceled, then get_first_ctaid_x.
 extern "C" __global__ void ref_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
   __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = &slot.bar;
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-  {
-    ptx::mbarrier_init(bar, 1);
-  }
-  while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, bar, 0u))
-  {
-  }
-  const uint4 raw = slot.result;
-  ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
+  ref_init(slot);
+  int phase       = 0;
+  const uint4 raw = ref_wait(slot, phase, ptx::scope_cta);
   if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
   {
     *out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw);
@@ -55,16 +48,9 @@ extern "C" __global__ void ref_wait_decode_xyz(uint3* out, ptxw::clc::context<pt
 {
   __shared__ clc_storage slot;
   (void) ctx;
-  uint64_t* bar = &slot.bar;
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-  {
-    ptx::mbarrier_init(bar, 1);
-  }
-  while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, bar, 0u))
-  {
-  }
-  const uint4 raw = slot.result;
-  ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
+  ref_init(slot);
+  int phase       = 0;
+  const uint4 raw = ref_wait(slot, phase, ptx::scope_cta);
   if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
   {
     *out = {ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw),

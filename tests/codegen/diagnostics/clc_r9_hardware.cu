@@ -15,22 +15,16 @@
 
 #include <ptxw/clc.h>
 
+#include "Inputs/clc_round.h"
+
 __global__ void clc_r9_hardware(float* out, ptxw::clc::context<> automatic,
                                 ptxw::clc::context<ptxw::clc::emulated_t> emulated,
                                 ptxw::clc::context<ptxw::clc::hardware_t> hardware)
 {
   // What sm_90 has: the emulation behind the same API.
+  if (!clc_round<ptxw::clc::cta_t>(automatic, &out[0]) || !clc_round<ptxw::clc::cluster_t>(emulated, &out[1]))
   {
-    __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
-    auto clc = ptxw::clc::open(slot, automatic);
-    clc.request(clc.elect());
-    if (!clc.wait().decode([&](auto block) { out[0] = block.x(); })) return;
-  }
-  {
-    __shared__ ptxw::clc::slot<ptxw::clc::cluster_t> slot;
-    auto clc = ptxw::clc::open(slot, emulated);
-    clc.request(clc.elect());
-    if (!clc.wait().decode([&](auto block) { out[1] = block.x(); })) return;
+    return;
   }
   ptxw::for_each_canceled_block<1>(automatic, [&](dim3 block) { out[block.x] = 1.0f; });
 

@@ -3,6 +3,8 @@
 // the for_each tests. Not a test (lit skips Inputs/).
 #pragma once
 
+#include <cuda/ptx>
+
 #include <cstdint>
 
 // elect.sync over the lanes active at the call (CCCL 3.0.1 has no binding for it).
@@ -29,6 +31,44 @@ struct clc_storage
   uint64_t bar; // Synchronization barrier.
   uint32_t started; // (used by ptxw's emulation only)
 };
+
+// open(): thread (0,0,0) initialises the slot's barrier for one arrival (the CTA form; a cluster's
+// slot also publishes the init to the cluster).
+__device__ inline void ref_init(clc_storage& s)
+{
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+  {
+    cuda::ptx::mbarrier_init(&s.bar, 1);
+  }
+}
+
+// wait(): an acquire try_wait loop on the phase's parity at `scope` (the guide's "cancellation
+// request synchronization"), which moves the phase on; one 16-byte read of the response, released
+// to the async proxy right after that read, on every path.
+template <class Scope>
+__device__ inline uint4 ref_wait(clc_storage& s, int& phase, Scope scope)
+{
+  namespace ptx = cuda::ptx;
+  while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, scope, &s.bar, phase))
+  {
+  }
+  phase ^= 1;
+  const uint4 r = s.result;
+  ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
+  return r;
+}
+
+// decode() of the x of the first block index (the guide's "cancellation request decoding"): false
+// where the request canceled nothing.
+__device__ inline bool ref_decode_x(uint4 r, int& bx)
+{
+  if (!cuda::ptx::clusterlaunchcontrol_query_cancel_is_canceled(r))
+  {
+    return false;
+  }
+  bx = cuda::ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<int>(r);
+  return true;
+}
 
 // The guide's prologue ("device function not shown").
 __device__ float scalar;
