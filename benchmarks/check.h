@@ -33,6 +33,17 @@ inline bool int_option(int argc, char** argv, int& i, const char* name, long lon
   return true;
 }
 
+// `name` at argv[i]: value into out; false if argv[i] is not that.
+inline bool flag_option(char** argv, int i, const char* name, bool& out, bool value = true)
+{
+  if (std::strcmp(argv[i], name) != 0)
+  {
+    return false;
+  }
+  out = value;
+  return true;
+}
+
 // Exit status 2 (nothing measured) where there is no CUDA device.
 inline void require_device()
 {
@@ -44,20 +55,31 @@ inline void require_device()
   }
 }
 
-// A benchmark's main: every argument taken by option(o, i) (which moves i past a value it takes;
-// false: not an option of this program), else the usage and exit status 2; then Bench(o).run() on
-// the device, whose status is the program's.
-template <class Bench, class Options, class Option>
-int run_main(int argc, char** argv, const char* usage, Option option)
+// Every argument taken by option(o, i) (which moves i past a value it takes; false: not an option
+// of this program); else the usage on stderr and false.
+template <class Options, class Option>
+bool parse_options(int argc, char** argv, const char* usage, Options& o, Option option)
 {
-  Options o;
   for (int i = 1; i < argc; ++i)
   {
     if (!option(o, i))
     {
       std::fprintf(stderr, "usage: %s\n", usage);
-      return 2;
+      return false;
     }
+  }
+  return true;
+}
+
+// A benchmark's main: the arguments (parse_options), else exit status 2; then Bench(o).run() on the
+// device, whose status is the program's.
+template <class Bench, class Options, class Option>
+int run_main(int argc, char** argv, const char* usage, Option option)
+{
+  Options o;
+  if (!parse_options(argc, argv, usage, o, option))
+  {
+    return 2;
   }
   require_device();
   Bench bench(o);

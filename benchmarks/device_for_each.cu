@@ -310,12 +310,8 @@ int main(int argc, char** argv)
 {
   return ptxw_bench::run_main<Bench, Options>(
     argc, argv, "ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]", [&](Options& o, int& i) {
-      if (std::string(argv[i]) == "--no-sweep")
-      {
-        o.sweep = false;
-        return true;
-      }
-      return ptxw_bench::int_option(argc, argv, i, "--log2n", 10, 28, o.log2n)
+      return ptxw_bench::flag_option(argv, i, "--no-sweep", o.sweep, false)
+             || ptxw_bench::int_option(argc, argv, i, "--log2n", 10, 28, o.log2n)
              || ptxw_bench::int_option(argc, argv, i, "--reps", 1, 100, o.reps);
     });
 }

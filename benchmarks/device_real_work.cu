@@ -52,16 +52,11 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <exception>
 #include <iterator>
 #include <numeric>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -70,9 +65,11 @@
 #include "real_work/raymarch.cuh"
 #include "real_work/saxpy.cuh"
 #include "real_work/spmv.cuh"
+#include "tables.h"
 
 namespace {
 
+using namespace ptxw_bench;
 using namespace real_work;
 
 // ---------------------------------------------------------------------------------------------
@@ -95,17 +92,6 @@ struct tiles
     return p;
   }
 };
-
-template <class... P>
-struct policy_list
-{};
-
-template <class... P, class F>
-void for_each_type(policy_list<P...>, F&& f)
-{
-  int j = 0;
-  (f(P{}, j++), ...);
-}
 
 // Tiles of 4, 8 or 16 rounds (half shared), in at least 1, 4 or 8 waves, with the registers ptxas
 // chooses and with those of full occupancy (2048 threads an SM).
@@ -183,37 +169,11 @@ public:
 };
 
 // ---------------------------------------------------------------------------------------------
-// Checks.
-
-template <class Word>
-__global__ void mismatch_kernel(const Word* a, const Word* b, unsigned long long n, unsigned long long* count)
-{
-  unsigned long long bad = 0;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
-  {
-    bad += a[i] != b[i];
-  }
-  if (bad != 0)
-  {
-    atomicAdd(count, bad);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Options, records, statistics.
 
-struct Options
+struct Options : ptxw_bench::table_options
 {
-  long long reps      = 5;
-  bool reps_given     = false;
-  long long max_log2n = 26;
-  std::vector<std::string> only;
-  bool sweep     = false;
-  bool quick     = false;
-  bool self_test = false;
-  bool estimate  = false;
-  std::string out;
+  bool estimate = false;
 };
 
 // n of the tables and of the sweep, as log2 (each workload stops at its own largest), and the rounds.
@@ -233,100 +193,26 @@ long long default_reps(bool sweep, bool quick)
 constexpr int back_to_back_calls   = 4;
 constexpr double back_to_back_below = 1000.0; // us: CUB's one call shorter than this is also timed back to back
 
-struct Stats
+// The CSV file's own column: the bound, where one exists.
+constexpr const char* csv_bound_column = ",bound_us";
+std::string csv_bound(double bound_us)
 {
-  double min = 0, median = 0, max = 0;
-};
-
-Stats stats_of(std::vector<double> v)
-{
-  Stats s;
-  if (v.empty())
+  char b[32] = ",";
+  if (bound_us > 0)
   {
-    return s;
+    std::snprintf(b, sizeof b, ",%.3f", bound_us);
   }
-  std::sort(v.begin(), v.end());
-  s.min    = v.front();
-  s.max    = v.back();
-  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-  return s;
-}
-
-double geomean(const std::vector<double>& v)
-{
-  if (v.empty())
-  {
-    return 0;
-  }
-  double s = 0;
-  for (double x : v)
-  {
-    s += std::log(x);
-  }
-  return std::exp(s / v.size());
-}
-
-class Csv
-{
-  std::FILE* f_ = nullptr;
-
-public:
-  explicit Csv(const std::string& path)
-  {
-    if (!path.empty())
-    {
-      f_ = std::fopen(path.c_str(), "w");
-      if (f_ == nullptr)
-      {
-        std::fprintf(stderr, "cannot write %s\n", path.c_str());
-        std::exit(2);
-      }
-      std::fprintf(f_, "mode,workload,log2n,n,contender,policy,calls,reps,min_us,median_us,max_us,bound_us\n");
-    }
-  }
-  ~Csv()
-  {
-    if (f_ != nullptr)
-    {
-      std::fclose(f_);
-    }
-  }
-  void row(const char* mode, const std::string& workload, int log2n, const char* contender, const std::string& policy,
-           int calls, std::size_t reps, const Stats& s, double bound_us)
-  {
-    if (f_ == nullptr)
-    {
-      return;
-    }
-    std::fprintf(f_, "%s,%s,%d,%llu,%s,%s,%d,%zu,%.3f,%.3f,%.3f,", mode, workload.c_str(), log2n, 1ull << log2n,
-                 contender, policy.c_str(), calls, reps, s.min, s.median, s.max);
-    if (bound_us > 0)
-    {
-      std::fprintf(f_, "%.3f", bound_us);
-    }
-    std::fprintf(f_, "\n");
-    std::fflush(f_);
-  }
-};
-
-std::string pow2(int k)
-{
-  return "2^" + std::to_string(k);
+  return b;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The harness.
 
-class Harness
+class Harness : public ptxw_bench::table_harness<Options>
 {
-  Options o_;
   Runner run_;
-  Csv csv_;
-  ptxw_bench::event_timer timer_;
-  device_array<unsigned long long> count_;
   device_array<unsigned char> ref1_, ref_b2b_;
   double copy_bytes_per_us_ = 0;
-  unsigned long long checks_ = 0, failures_ = 0;
   // main tables: CUB Bulk / ptxw per workload, one call and back to back
   struct Ratios
   {
@@ -342,10 +228,8 @@ class Harness
 
 public:
   explicit Harness(const Options& o)
-      : o_(o)
-      , csv_(o.out)
+      : table_harness(o, csv_bound_column)
   {
-    count_.reserve(1);
     for_each_type(sweep_policies{}, [&](auto p, int) {
       policy_names_.push_back(policy_label(p));
     });
@@ -369,44 +253,6 @@ public:
     copy_bytes_per_us_ = 2.0 * bytes / best;
     std::printf("copy bandwidth (cudaMemcpy device to device, 256 MiB, read + write): %.0f GB/s\n",
                 copy_bytes_per_us_ / 1e3);
-  }
-
-  bool selected(const std::string& name) const
-  {
-    if (o_.only.empty())
-    {
-      return true;
-    }
-    for (const std::string& s : o_.only)
-    {
-      if (name.compare(0, s.size(), s) == 0)
-      {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // Outputs of a and b that differ, as bits.
-  template <class T>
-  unsigned long long mismatches(const T* a, const void* b, unsigned long long n)
-  {
-    using word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-    static_assert(sizeof(T) == sizeof(word), "outputs are 4 or 8 bytes");
-    PTXW_BENCH_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long)));
-    mismatch_kernel<word><<<1024, 256>>>(reinterpret_cast<const word*>(a), static_cast<const word*>(b), n,
-                                         count_.get());
-    PTXW_BENCH_CHECK(cudaGetLastError());
-    unsigned long long bad = 0;
-    PTXW_BENCH_CHECK(cudaMemcpy(&bad, count_.get(), sizeof bad, cudaMemcpyDeviceToHost));
-    return bad;
-  }
-
-  void fail(const std::string& what)
-  {
-    ++failures_;
-    std::printf("  FAILED: %s\n", what.c_str());
-    std::fflush(stdout);
   }
 
   // `calls` calls of `call` from a reset output, back to back, timed together; then the output
@@ -475,19 +321,6 @@ public:
     return true;
   }
 
-  std::vector<int> sizes(const std::vector<int>& all, int most) const
-  {
-    std::vector<int> ks;
-    for (int k : all)
-    {
-      if (k <= std::min<long long>(o_.max_log2n, most))
-      {
-        ks.push_back(k);
-      }
-    }
-    return ks;
-  }
-
   // The table of one workload: every contender at every n.
   template <class W>
   void main_table(W& w)
@@ -539,16 +372,17 @@ public:
             back_to_back_calls, ref_b2b_.get(), std::string(contender_title[c]) + " back to back"));
         }
       }
-      Stats so[contender_count], sb[contender_count];
+      round_stats so[contender_count], sb[contender_count];
       for (int c = 0; c < contender_count; ++c)
       {
         so[c] = stats_of(one[c]);
-        csv_.row("one", w.name(), k, contender_id[c], c == c_ptxw ? "default" : "", 1, one[c].size(), so[c], bound_us);
+        csv_.row("one", w.name(), k, contender_id[c], c == c_ptxw ? "default" : "", 1, one[c].size(), so[c],
+                 csv_bound(bound_us));
         if (b2b)
         {
           sb[c] = stats_of(bb[c]);
           csv_.row("b2b", w.name(), k, contender_id[c], c == c_ptxw ? "default" : "", back_to_back_calls, bb[c].size(),
-                   sb[c], bound_us);
+                   sb[c], csv_bound(bound_us));
         }
       }
       char bound[16] = "-";
@@ -618,14 +452,14 @@ public:
           t[j].push_back(timed(w, n, [&] { run_.ptxw_call<selector>(op, n); }, calls, ref, policy_names_[j]));
         });
       }
-      const Stats sc = stats_of(cub);
-      csv_.row("sweep", w.name(), k, "cub_bulk", "", calls, cub.size(), sc, 0);
+      const round_stats sc = stats_of(cub);
+      csv_.row("sweep", w.name(), k, "cub_bulk", "", calls, cub.size(), sc, csv_bound(0));
       int best = 0, worst = 0, def = -1;
       std::vector<double> ratio(sweep_policy_count);
       for (int j = 0; j < sweep_policy_count; ++j)
       {
-        const Stats s = stats_of(t[j]);
-        csv_.row("sweep", w.name(), k, "ptxw", policy_names_[j], calls, t[j].size(), s, 0);
+        const round_stats s = stats_of(t[j]);
+        csv_.row("sweep", w.name(), k, "ptxw", policy_names_[j], calls, t[j].size(), s, csv_bound(0));
         ratio[j] = sc.min / s.min;
         sweep_ratio_[j].push_back(ratio[j]);
         best  = ratio[j] > ratio[best] ? j : best;
@@ -767,14 +601,6 @@ public:
     }
   }
 
-  unsigned long long checks() const
-  {
-    return checks_;
-  }
-  unsigned long long failures() const
-  {
-    return failures_;
-  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -816,114 +642,45 @@ void for_each_workload(F&& f)
 int self_test();
 int estimate(const Options& o);
 
-void usage()
-{
-  std::fprintf(stderr,
-               "usage: ptxw_bench_device_real_work [--reps N] [--max-log2n K] [--only NAME[,NAME...]] [--quick] "
-               "[--sweep] [--out FILE.csv] [--self-test] [--estimate]\n");
-}
-
 } // namespace
 
 #include "real_work/cpu_checks.cuh"
 
 int main(int argc, char** argv)
 {
-  Options o;
-  for (int i = 1; i < argc; ++i)
-  {
-    const std::string a = argv[i];
-    if (a == "--sweep")
-    {
-      o.sweep = true;
-    }
-    else if (a == "--quick")
-    {
-      o.quick = true;
-    }
-    else if (a == "--self-test")
-    {
-      o.self_test = true;
-    }
-    else if (a == "--estimate")
-    {
-      o.estimate = true;
-    }
-    else if ((a == "--only" || a == "--out") && i + 1 < argc)
-    {
-      const std::string v = argv[++i];
-      if (a == "--out")
+  const ptxw_bench::table_program program{
+    "ptxw_bench_device_real_work [--reps N] [--max-log2n K] [--only NAME[,NAME...]] [--quick] [--sweep] "
+    "[--out FILE.csv] [--self-test] [--estimate]",
+    16, 26, "timed calls checked against CUB's output (exactly once, bit for bit)", "all equal"};
+  return ptxw_bench::table_main<Harness, Options>(
+    argc, argv, program,
+    [&](Options& o, int& i) {
+      return ptxw_bench::flag_option(argv, i, "--estimate", o.estimate);
+    },
+    [](const Options& o) {
+      return default_reps(o.sweep, o.quick);
+    },
+    [](const Options& o) {
+      return o.self_test ? self_test() : o.estimate ? estimate(o) : -1;
+    },
+    [](Harness& h, const Options& o, const cudaDeviceProp& prop) {
+      int khz = 0;
+      PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+      std::printf("%s, %d SMs, %.0f MHz; CCCL %d.%d.%d; %s, %lld rounds%s\n", prop.name, prop.multiProcessorCount,
+                  khz / 1000.0, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION,
+                  o.sweep ? "policy sweep" : "tables", o.reps, o.quick ? ", quick" : "");
+      h.measure_copy_bandwidth();
+      if (o.sweep)
       {
-        o.out = v;
+        std::printf("\nsweep: %d policies; per cell the best, the worst and the default (%s) as CUB Bulk / ptxw\n",
+                    sweep_policy_count, policy_label(ptxw::device::for_each_selector{}).c_str());
+        for_each_workload([&](auto& w) { h.sweep(w); });
+        h.print_sweep_summary();
       }
       else
       {
-        for (std::size_t p = 0; p <= v.size();)
-        {
-          const std::size_t q = std::min(v.find(',', p), v.size());
-          if (q > p)
-          {
-            o.only.push_back(v.substr(p, q - p));
-          }
-          p = q + 1;
-        }
+        for_each_workload([&](auto& w) { h.main_table(w); });
+        h.print_main_summary();
       }
-    }
-    else if (ptxw_bench::int_option(argc, argv, i, "--reps", 1, 100, o.reps))
-    {
-      o.reps_given = true;
-    }
-    else if (!ptxw_bench::int_option(argc, argv, i, "--max-log2n", 16, 26, o.max_log2n))
-    {
-      usage();
-      return 2;
-    }
-  }
-  if (!o.reps_given)
-  {
-    o.reps = default_reps(o.sweep, o.quick);
-  }
-  if (o.self_test)
-  {
-    return self_test();
-  }
-  if (o.estimate)
-  {
-    return estimate(o);
-  }
-  ptxw_bench::require_device();
-  const auto t0 = std::chrono::steady_clock::now();
-  try
-  {
-    cudaDeviceProp prop{};
-    PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
-    int khz = 0;
-    PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
-    std::printf("%s, %d SMs, %.0f MHz; CCCL %d.%d.%d; %s, %lld rounds%s\n", prop.name, prop.multiProcessorCount,
-                khz / 1000.0, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION,
-                o.sweep ? "policy sweep" : "tables", o.reps, o.quick ? ", quick" : "");
-    Harness h(o);
-    h.measure_copy_bandwidth();
-    if (o.sweep)
-    {
-      std::printf("\nsweep: %d policies; per cell the best, the worst and the default (%s) as CUB Bulk / ptxw\n",
-                  sweep_policy_count, policy_label(ptxw::device::for_each_selector{}).c_str());
-      for_each_workload([&](auto& w) { h.sweep(w); });
-      h.print_sweep_summary();
-    }
-    else
-    {
-      for_each_workload([&](auto& w) { h.main_table(w); });
-      h.print_main_summary();
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("\n%llu timed calls checked against CUB's output (exactly once, bit for bit): %s. %.0f s in all.\n",
-                h.checks(), h.failures() ? "FAILURES above" : "all equal", s);
-    return h.failures() ? 1 : 0;
-  }
-  catch (const std::exception& e)
-  {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+    });
 }

@@ -312,10 +312,7 @@ int estimate(const Options& o)
     double total = 3e6; // start-up, context, module loading, copy bandwidth (us)
     for (int w = 0; w < 9; ++w)
     {
-      if (!o.only.empty()
-          && std::none_of(o.only.begin(), o.only.end(), [&](const std::string& p) {
-               return std::string(names[w]).compare(0, p.size(), p) == 0;
-             }))
+      if (!o.selected(names[w]))
       {
         continue;
       }
