@@ -1,6 +1,6 @@
-// benchmarks/harness.h: what the benchmark programs share beyond check.h -- device memory that grows,
-// the two-phase calls (CUB's convention, and ptxw::device's) on storage kept between calls, CUDA
-// event timing, and contenders timed in turn.
+// benchmarks/harness.h: what the benchmark programs share beyond check.h -- device memory that grows
+// (and copies to and from it), the two-phase calls (CUB's convention, and ptxw::device's) on storage
+// kept between calls, CUDA event timing, and contenders timed in turn.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "check.h"
 
@@ -55,6 +56,23 @@ public:
     return count_;
   }
 };
+
+// n elements of T at p on the device, to the host.
+template <class T>
+std::vector<T> download(const T* p, std::size_t n)
+{
+  std::vector<T> h(n);
+  PTXW_BENCH_CHECK(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// The host's elements into d, grown to hold them.
+template <class T>
+void upload(device_array<T>& d, const std::vector<T>& h)
+{
+  d.reserve(h.size());
+  PTXW_BENCH_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
 
 // A two-phase call, call(storage, bytes): with a null storage it only sets bytes (host arithmetic),
 // then it runs on `temp`, grown to fit and kept, as a user keeps it between calls.
