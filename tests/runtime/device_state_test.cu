@@ -9,20 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu.h"
+#include "device_fixture.h"
 
 namespace {
-
-__device__ void sleep_ns(unsigned long long ns)
-{
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do
-  {
-    __nanosleep(1000);
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns);
-}
 
 // What a CTA did, by blockIdx.x: its set-ups and flushes (counted by thread 0, which every call
 // includes), the indices it ran (from the body), and the indices counted through its state (added
@@ -419,46 +408,10 @@ TEST(DeviceStateArgs, EmptyShapesAreValidNoOps)
 
 // ---- on the GPU ----
 
-class DeviceState : public Gpu
+// with_exact_storage, expect_all and capture_and_replay: device_fixture.h.
+class DeviceState : public DeviceAlgorithm
 {
 protected:
-  // Runs f(temp, bytes) with storage of exactly the queried size, starting one byte past an
-  // aligned address (the parts are aligned inside it).
-  template <class F>
-  cudaError_t with_exact_storage(F&& f)
-  {
-    std::size_t bytes = 0;
-    if (const cudaError_t err = f(nullptr, bytes); err != cudaSuccess)
-    {
-      return err;
-    }
-    unsigned char* base = nullptr;
-    if (const cudaError_t err = cudaMalloc(&base, bytes + 1); err != cudaSuccess)
-    {
-      return err;
-    }
-    const cudaError_t err  = f(base + 1, bytes);
-    const cudaError_t sync = cudaDeviceSynchronize();
-    (void) cudaFree(base);
-    return err != cudaSuccess ? err : sync;
-  }
-
-  static void expect_all(const DeviceBuffer<unsigned>& hits, unsigned times)
-  {
-    std::vector<unsigned> h;
-    ASSERT_EQ(hits.download(h), cudaSuccess);
-    std::size_t wrong = 0, first = h.size();
-    for (std::size_t i = 0; i < h.size(); ++i)
-    {
-      if (h[i] != times)
-      {
-        first = wrong++ == 0 ? i : first;
-      }
-    }
-    EXPECT_EQ(wrong, 0u) << "indices not run " << times << " times; the first: " << first << " ran "
-                         << (first < h.size() ? h[first] : 0) << " times";
-  }
-
   // The instrumented op's buffers for n indices (CTAs: at most one per row of 32 indices).
   struct Record
   {
@@ -479,6 +432,14 @@ protected:
     instrumented op() const
     {
       return {hits.get(), setups.get(), flushes.get(), own.get(), total.get(), launched.get()};
+    }
+    // The two-phase call, call(temp, bytes), of for_each_with_state<Selector> on op() over n indices.
+    template <class Selector = ptxw::device::for_each_state_selector>
+    auto call(unsigned long long n) const
+    {
+      return [this, n](void* temp, std::size_t& bytes) {
+        return ptxw::device::for_each_with_state<Selector>(temp, bytes, n, op());
+      };
     }
   };
 
@@ -525,9 +486,7 @@ TEST_F(DeviceState, RunsEveryIndexOnceWithSetupAndFlushOncePerCtaThatRan)
   {
     Record r;
     PTXW_CUDA_OK(r.allocate(n));
-    PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
-      return ptxw::device::for_each_with_state(t, b, n, r.op());
-    }));
+    PTXW_CUDA_OK(with_exact_storage(r.call(n)));
     const auto [launched, ran] = expect_once_per_cta(r, n);
     const unsigned long long rows = (n + default_policy.block_threads - 1) / default_policy.block_threads;
     EXPECT_LE(launched, std::max<unsigned long long>(1, rows / default_policy.min_rounds)) << "n " << n;
@@ -547,18 +506,14 @@ TEST_F(DeviceState, CanceledCtasRunNeitherSetupNorFlush)
   const unsigned long long n = 3000017;
   Record r;
   PTXW_CUDA_OK(r.allocate(n));
-  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
-    return ptxw::device::for_each_with_state<emulated_selector>(t, b, n, r.op());
-  }));
+  PTXW_CUDA_OK(with_exact_storage(r.call<emulated_selector>(n)));
   const auto [launched, ran] = expect_once_per_cta(r, n);
   EXPECT_GT(launched, ran) << "no CTA was canceled: the test saw nothing";
   EXPECT_GT(ran, 0u);
   // counter_t, tiles of 8 rounds of 512, 2 shared: each launched CTA once, fewer than tiles.
   Record c;
   PTXW_CUDA_OK(c.allocate(n));
-  PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
-    return ptxw::device::for_each_with_state<counter_selector>(t, b, n, c.op());
-  }));
+  PTXW_CUDA_OK(with_exact_storage(c.call<counter_selector>(n)));
   const auto [c_launched, c_ran] = expect_once_per_cta(c, n);
   EXPECT_EQ(c_ran, c_launched);
   EXPECT_LT(c_launched, (n + 512 * 8 - 1) / (512 * 8));
@@ -722,20 +677,10 @@ TEST_F(DeviceState, TooSmallStorageLaunchesNothing)
   const unsigned long long n = 20000003;
   Record r;
   PTXW_CUDA_OK(r.allocate(n));
-  std::size_t bytes = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_with_state<emulated_selector>(nullptr, bytes, n, r.op()));
-  DeviceBuffer<unsigned char> temp;
-  PTXW_CUDA_OK(temp.allocate(bytes));
-  PTXW_CUDA_OK(temp.fill_bytes(0xab));
-  std::size_t less = bytes - 1;
-  EXPECT_EQ(ptxw::device::for_each_with_state<emulated_selector>(temp.get(), less, n, r.op()), cudaErrorInvalidValue);
-  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  ASSERT_NO_FATAL_FAILURE(expect_too_small_refused(r.call<emulated_selector>(n)));
   std::vector<unsigned> setups;
   PTXW_CUDA_OK(r.setups.download(setups));
   EXPECT_EQ(std::accumulate(setups.begin(), setups.end(), 0ull), 0ull);
-  std::vector<unsigned char> t;
-  PTXW_CUDA_OK(temp.download(t));
-  EXPECT_EQ(std::count(t.begin(), t.end(), 0xab), static_cast<long>(t.size()));
 }
 
 TEST_F(DeviceState, GraphCaptureOfTheTwoPhaseCall)
@@ -745,25 +690,12 @@ TEST_F(DeviceState, GraphCaptureOfTheTwoPhaseCall)
   DeviceBuffer<unsigned> hits;
   PTXW_CUDA_OK(hits.allocate_zeroed(n));
   std::size_t bytes = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_with_state(nullptr, bytes, n, no_callbacks{hits.get()}));
   DeviceBuffer<unsigned char> temp;
-  PTXW_CUDA_OK(temp.allocate(bytes));
-  cudaStream_t s;
-  PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  PTXW_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  const cudaError_t f = ptxw::device::for_each_with_state(temp.get(), bytes, n, no_callbacks{hits.get()}, s);
-  PTXW_CUDA_OK(cudaStreamEndCapture(s, &graph));
-  PTXW_CUDA_OK(f);
-  cudaGraphExec_t exec;
-  PTXW_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int k = 0; k < 3; ++k)
-  {
-    PTXW_CUDA_OK(cudaGraphLaunch(exec, s));
-  }
-  PTXW_CUDA_OK(cudaStreamSynchronize(s));
+  ASSERT_NO_FATAL_FAILURE(allocate_queried(temp, bytes, [&](void* t, std::size_t& b) {
+    return ptxw::device::for_each_with_state(t, b, n, no_callbacks{hits.get()});
+  }));
+  ASSERT_NO_FATAL_FAILURE(capture_and_replay(3, [&](cudaStream_t s) {
+    return ptxw::device::for_each_with_state(temp.get(), bytes, n, no_callbacks{hits.get()}, s);
+  }));
   expect_all(hits, 3);
-  PTXW_CUDA_OK(cudaGraphExecDestroy(exec));
-  PTXW_CUDA_OK(cudaGraphDestroy(graph));
-  PTXW_CUDA_OK(cudaStreamDestroy(s));
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu.h"
+#include "device_fixture.h"
 
 namespace {
 
@@ -55,13 +55,7 @@ struct record_thread
   {
     if (threadIdx.x == 0)
     {
-      unsigned long long t0, t;
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-      do
-      {
-        __nanosleep(1000);
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-      } while (t - t0 < 20000);
+      sleep_ns(20000);
     }
     thread[i] = threadIdx.x;
     atomicAdd(hits + i, 1u);
@@ -293,44 +287,13 @@ TEST(DeviceArgs, EmptyShapesAreValidNoOps)
 
 // ---- on the GPU ----
 
-class Device : public Gpu
+// with_exact_storage, expect_all and capture_and_replay: device_fixture.h.
+class Device : public DeviceAlgorithm
 {
 protected:
-  // Runs f(temp, bytes) with storage of exactly the queried size, starting one byte past an
-  // aligned address (the parts are aligned inside it).
-  template <class F>
-  cudaError_t with_exact_storage(F&& f)
-  {
-    std::size_t bytes = 0;
-    if (const cudaError_t err = f(nullptr, bytes); err != cudaSuccess)
-    {
-      return err;
-    }
-    unsigned char* base = nullptr;
-    if (const cudaError_t err = cudaMalloc(&base, bytes + 1); err != cudaSuccess)
-    {
-      return err;
-    }
-    const cudaError_t err = f(base + 1, bytes);
-    const cudaError_t sync = cudaDeviceSynchronize();
-    (void) cudaFree(base);
-    return err != cudaSuccess ? err : sync;
-  }
-
   static void expect_once(const DeviceBuffer<unsigned>& hits)
   {
-    std::vector<unsigned> h;
-    ASSERT_EQ(hits.download(h), cudaSuccess);
-    std::size_t wrong = 0, first = h.size();
-    for (std::size_t i = 0; i < h.size(); ++i)
-    {
-      if (h[i] != 1)
-      {
-        first = wrong++ == 0 ? i : first;
-      }
-    }
-    EXPECT_EQ(wrong, 0u) << "indices not run exactly once; the first: " << first << " ran "
-                         << (first < h.size() ? h[first] : 0) << " times";
+    expect_all(hits, 1);
   }
 };
 
@@ -373,10 +336,11 @@ TEST_F(Device, ForEachCanceledGivesEveryCtaATileAndStealsOnlyBeyondTheGpu)
   EXPECT_EQ(std::count(per_cta.begin(), per_cta.end(), 512u), 64) << "CTA 0 ran " << per_cta[0];
   // With nothing to steal the scheduler is not set up: its storage is left as it was.
   std::size_t bytes = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_canceled<counter_selector>(nullptr, bytes, 64 * 512, count_hits{nullptr}));
   DeviceBuffer<unsigned char> temp;
   DeviceBuffer<unsigned> hits;
-  PTXW_CUDA_OK(temp.allocate(bytes));
+  ASSERT_NO_FATAL_FAILURE(allocate_queried(temp, bytes, [&](void* t, std::size_t& b) {
+    return ptxw::device::for_each_canceled<counter_selector>(t, b, 64 * 512, count_hits{nullptr});
+  }));
   PTXW_CUDA_OK(temp.fill_bytes(0xab));
   PTXW_CUDA_OK(hits.allocate_zeroed(64 * 512));
   PTXW_CUDA_OK(ptxw::device::for_each_canceled<counter_selector>(temp.get(), bytes, 64 * 512, count_hits{hits.get()}));
@@ -452,13 +416,9 @@ TEST_F(Device, TooSmallStorageLaunchesNothing)
   const unsigned n = 5000;
   DeviceBuffer<unsigned> hits;
   PTXW_CUDA_OK(hits.allocate_zeroed(n));
-  std::size_t bytes = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits.get()}));
-  DeviceBuffer<unsigned char> temp;
-  PTXW_CUDA_OK(temp.allocate(bytes));
-  std::size_t less = bytes - 1;
-  EXPECT_EQ(ptxw::device::for_each_canceled(temp.get(), less, n, count_hits{hits.get()}), cudaErrorInvalidValue);
-  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  ASSERT_NO_FATAL_FAILURE(expect_too_small_refused([&](void* t, std::size_t& b) {
+    return ptxw::device::for_each_canceled(t, b, n, count_hits{hits.get()});
+  }));
   std::vector<unsigned> h;
   PTXW_CUDA_OK(hits.download(h));
   EXPECT_EQ(std::accumulate(h.begin(), h.end(), 0ull), 0ull);
@@ -475,8 +435,9 @@ TEST_F(Device, SeveralStreamsAtOnce)
     PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking));
     PTXW_CUDA_OK(hits[k].allocate_zeroed(n));
     std::size_t bytes = 0;
-    PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, bytes, n, count_hits{hits[k].get()}));
-    PTXW_CUDA_OK(temp[k].allocate(bytes));
+    ASSERT_NO_FATAL_FAILURE(allocate_queried(temp[k], bytes, [&](void* t, std::size_t& b) {
+      return ptxw::device::for_each_canceled(t, b, n, count_hits{hits[k].get()});
+    }));
   }
   for (int round = 0; round < 4; ++round)
   {
@@ -489,14 +450,7 @@ TEST_F(Device, SeveralStreamsAtOnce)
   PTXW_CUDA_OK(cudaDeviceSynchronize());
   for (int k = 0; k < 3; ++k)
   {
-    std::vector<unsigned> h;
-    PTXW_CUDA_OK(hits[k].download(h));
-    std::size_t wrong = 0;
-    for (unsigned v : h)
-    {
-      wrong += v != 4;
-    }
-    EXPECT_EQ(wrong, 0u) << "stream " << k;
+    expect_all(hits[k], 4, "stream " + std::to_string(k));
     PTXW_CUDA_OK(cudaStreamDestroy(s[k]));
   }
 }
@@ -517,42 +471,28 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   PTXW_CUDA_OK(in.assign(values));
   PTXW_CUDA_OK(out.allocate(1));
   std::size_t fb = 0, rb = 0;
-  PTXW_CUDA_OK(ptxw::device::for_each_canceled(nullptr, fb, nf, count_hits{hits.get()}));
-  PTXW_CUDA_OK(ptxw::device::sum(nullptr, rb, in.get(), out.get(), n));
   DeviceBuffer<unsigned char> ft, rt;
-  PTXW_CUDA_OK(ft.allocate(fb));
-  PTXW_CUDA_OK(rt.allocate(rb));
-  cudaStream_t s;
-  PTXW_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  PTXW_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, nf, count_hits{hits.get()}, s);
-  const cudaError_t r = ptxw::device::sum(rt.get(), rb, in.get(), out.get(), n, s);
-  PTXW_CUDA_OK(cudaStreamEndCapture(s, &graph));
-  PTXW_CUDA_OK(f);
-  PTXW_CUDA_OK(r);
-  cudaGraphExec_t exec;
-  PTXW_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int k = 0; k < 3; ++k)
-  {
-    PTXW_CUDA_OK(cudaMemsetAsync(out.get(), 0xff, sizeof(long long), s));
-    PTXW_CUDA_OK(cudaGraphLaunch(exec, s));
-  }
-  PTXW_CUDA_OK(cudaStreamSynchronize(s));
-  std::vector<unsigned> h;
-  PTXW_CUDA_OK(hits.download(h));
-  std::size_t wrong = 0;
-  for (unsigned v : h)
-  {
-    wrong += v != 3;
-  }
-  EXPECT_EQ(wrong, 0u);
+  ASSERT_NO_FATAL_FAILURE(allocate_queried(ft, fb, [&](void* t, std::size_t& b) {
+    return ptxw::device::for_each_canceled(t, b, nf, count_hits{hits.get()});
+  }));
+  ASSERT_NO_FATAL_FAILURE(allocate_queried(rt, rb, [&](void* t, std::size_t& b) {
+    return ptxw::device::sum(t, b, in.get(), out.get(), n);
+  }));
+  // Both calls in one graph, launched 3 times, out set to -1 before each.
+  ASSERT_NO_FATAL_FAILURE(capture_and_replay(
+    3,
+    [&](cudaStream_t s) {
+      const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, nf, count_hits{hits.get()}, s);
+      const cudaError_t r = ptxw::device::sum(rt.get(), rb, in.get(), out.get(), n, s);
+      return f != cudaSuccess ? f : r;
+    },
+    [&](cudaStream_t s) {
+      return cudaMemsetAsync(out.get(), 0xff, sizeof(long long), s);
+    }));
+  expect_all(hits, 3);
   std::vector<long long> o;
   PTXW_CUDA_OK(out.download(o));
   EXPECT_EQ(o[0], std::accumulate(values.begin(), values.end(), 0ll));
-  PTXW_CUDA_OK(cudaGraphExecDestroy(exec));
-  PTXW_CUDA_OK(cudaGraphDestroy(graph));
-  PTXW_CUDA_OK(cudaStreamDestroy(s));
 }
 
 TEST_F(Device, ReduceMatchesTheCpu)
