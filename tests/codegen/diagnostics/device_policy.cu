@@ -14,35 +14,12 @@
 //
 // Without a CASE the file compiles: each algorithm with its default selector. -cuda stops after the
 // front end, which makes these checks (host code); device/kernels_per_policy.cu compiles them whole.
+// The for_each cases: the default selector with one field out of range (Inputs/device_case.h).
 
 #include <ptxw/device.h>
 
-struct mark
-{
-  unsigned* p;
-  __device__ void operator()(unsigned i) const
-  {
-    p[i] = 1;
-  }
-};
+#include "Inputs/device_case.h"
 
-struct item_op
-{
-  unsigned* p;
-  __device__ void operator()(const unsigned& item) const
-  {
-    p[item] = 1;
-  }
-};
-
-template <int Threads, ptxw::clc::backend_id B, int Shared = 0, int Waves = 1, int Occupancy = 0>
-struct for_each_with
-{
-  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
-  {
-    return {Threads, 8, 1, B, Shared, Waves, Occupancy};
-  }
-};
 struct drain_with_batch_0
 {
   constexpr ptxw::device::drain_policy operator()(ptxw::device::compute_capability) const
@@ -58,19 +35,7 @@ struct reduce_with_2_items
   }
 };
 
-#if defined(CASE_HARDWARE_ON_SM90)
-using for_each_sel = for_each_with<256, ptxw::clc::backend_id::hardware>;
-#elif defined(CASE_PARTIAL_WARP)
-using for_each_sel = for_each_with<100, ptxw::clc::backend_id::automatic>;
-#elif defined(CASE_SHARED_ROUNDS)
-using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 9>;
-#elif defined(CASE_NO_WAVE)
-using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 4, 0>;
-#elif defined(CASE_OCCUPANCY)
-using for_each_sel = for_each_with<256, ptxw::clc::backend_id::automatic, 4, 1, -1>;
-#else
-using for_each_sel = ptxw::device::for_each_selector;
-#endif
+using for_each_sel = tile_case<ptxw::device::for_each_selector>;
 #if defined(CASE_DRAIN_BATCH)
 using drain_sel = drain_with_batch_0;
 #else

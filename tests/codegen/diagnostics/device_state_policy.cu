@@ -16,8 +16,11 @@
 //
 // Without a CASE the file compiles: the default selector, and a state of 200 KiB (dynamic shared
 // memory, beyond 48 KiB). -cuda stops after the front end, which makes these checks (host code).
+// The policy cases: the default selector with one field out of range (Inputs/device_case.h).
 
 #include <ptxw/device.h>
+
+#include "Inputs/device_case.h"
 
 template <unsigned Words>
 struct bins_op
@@ -47,15 +50,6 @@ struct bins_op
   }
 };
 
-struct stateless_op
-{
-  unsigned* out;
-  __device__ void operator()(unsigned i) const
-  {
-    out[i] = 1;
-  }
-};
-
 struct counted
 {
   unsigned n;
@@ -76,33 +70,12 @@ struct constructed_state_op
   }
 };
 
-template <int Threads, ptxw::clc::backend_id B, int Shared = 0, int MinRounds = 1, int Waves = 1>
-struct state_with
-{
-  constexpr ptxw::device::for_each_state_policy operator()(ptxw::device::compute_capability) const
-  {
-    return {Threads, 8, B, Shared, MinRounds, Waves};
-  }
-};
-
 using big_op = bins_op<200 * 1024 / 4>;
 
-#if defined(CASE_HARDWARE_ON_SM90)
-using selector = state_with<256, ptxw::clc::backend_id::hardware>;
-#elif defined(CASE_PARTIAL_WARP)
-using selector = state_with<100, ptxw::clc::backend_id::automatic>;
-#elif defined(CASE_SHARED_ROUNDS)
-using selector = state_with<256, ptxw::clc::backend_id::automatic, 9>;
-#elif defined(CASE_MIN_ROUNDS)
-using selector = state_with<256, ptxw::clc::backend_id::automatic, 2, 5>;
-#elif defined(CASE_NO_WAVE)
-using selector = state_with<256, ptxw::clc::backend_id::automatic, 2, 4, 0>;
-#else
-using selector = ptxw::device::for_each_state_selector;
-#endif
+using selector = tile_case<ptxw::device::for_each_state_selector>;
 
 #if defined(CASE_NO_STATE)
-using op = stateless_op;
+using op = mark; // no state
 #elif defined(CASE_STATE_NOT_TRIVIAL)
 using op = constructed_state_op;
 #elif defined(CASE_STATE_TOO_LARGE)
