@@ -38,7 +38,10 @@ namespace detail {
 template <class Selector>
 constexpr temp_layout<3> for_each_layout(unsigned long long n)
 {
-  const unsigned long long units = claiming_units<Selector>(n);
+  // At a tile per row: the most tiles any device can be given.
+  const unsigned long long units = claiming_units<Selector>(n, [](const for_each_policy& p, unsigned long long m) {
+    return (rows(p, m) + p.cluster - 1) / p.cluster;
+  });
   return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
 }
 

@@ -19,6 +19,45 @@ template <clc::backend_id B>
 inline constexpr bool claims_per_unit =
   clc::detail::row_of<clc::detail::state_backend_t<backend_t<B>>>::value().claims_per_unit;
 
+// One CTA's walk of the tiles it takes. Tile b is a column of the index space: its round r is the
+// Threads indices from (r * tiles + b) * Threads, so a tile samples the whole range and a hot region
+// is shared by all tiles. Each thread walks its own indices of the first `own` rounds, with no
+// claim, shuffle or barrier (ptxas may still reconverge a warp after a loop in op). The last rounds
+// (`pool` indices) go to whichever thread is free first: index j of them is the j-th claim on a
+// shared counter (`claims`, zeroed and published before the first tile). Every thread stops at its
+// first claim beyond them, so a tile takes exactly pool + Threads claims, and the next tile's claims
+// start there. for_each_canceled and for_each_with_state walk their tiles so.
+template <int Threads, class Index, int Rank>
+struct tile_walk
+{
+  const shape<Rank>& s;
+  unsigned long long n;
+  unsigned long long stride; // indices between two rounds of a tile: the grid's tiles x Threads
+  int own; // rounds each thread walks alone
+  unsigned pool; // indices of the shared rounds
+  unsigned* claims; // the CTA's counter of shared claims (shared memory)
+  unsigned base = 0; // claims before this tile's
+
+  template <class Op>
+  __device__ void operator()(Op& op, dim3 block)
+  {
+    const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
+    unsigned long long i           = first + threadIdx.x;
+    for (int r = 0; r < own && i < n; ++r, i += stride)
+    {
+      invoke<Index>(op, s, i);
+    }
+    for (unsigned j; (j = atomicAdd(claims, 1u) - base) < pool;)
+    {
+      if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
+      {
+        invoke<Index>(op, s, k);
+      }
+    }
+    base += pool + Threads;
+  }
+};
+
 // B: the policy's backend_id as an int (nvcc 13.0's host stub cannot name an enum value that is no
 // enumerator, as a backend added by a table row is). Occupancy: the policy's (0: ptxas chooses).
 template <int Threads, int Cluster, int B, int Occupancy, class Index, int Rank, class Op>
@@ -30,38 +69,16 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
   // Other architectures of the build never launch it.
   if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>())
   {
-    // Tile b is a column of the index space: its round r is the Threads indices from
-    // (r * tiles + b) * Threads, so a tile samples the whole range and a hot region is shared by
-    // all tiles. Each thread walks its own indices of the first rounds - shared rounds, with no
-    // claim, shuffle or barrier (ptxas may still reconverge a warp after a loop in op). The last
-    // `shared` rounds go to whichever thread is free first: index j of them is the j-th claim on a
-    // shared counter. Every thread stops at its first claim beyond them, so a tile takes exactly
-    // pool + Threads claims, and the next tile's claims start there.
-    const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
-    const int own                   = rounds - shared;
-    const unsigned pool             = static_cast<unsigned>(shared) * Threads;
     __shared__ unsigned claims;
     if (threadIdx.x == 0)
     {
       claims = 0;
     }
     __syncthreads();
-    unsigned base = 0; // claims before this tile's
-    auto tile     = [&](dim3 block) {
-      const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
-      unsigned long long i           = first + threadIdx.x;
-      for (int r = 0; r < own && i < n; ++r, i += stride)
-      {
-        invoke<Index>(op, s, i);
-      }
-      for (unsigned j; (j = atomicAdd(&claims, 1u) - base) < pool;)
-      {
-        if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
-        {
-          invoke<Index>(op, s, k);
-        }
-      }
-      base += pool + Threads;
+    tile_walk<Threads, Index, Rank> walk{s, n, static_cast<unsigned long long>(ctx.grid().x) * Threads, rounds - shared,
+                                         static_cast<unsigned>(shared) * Threads, &claims};
+    auto tile = [&](dim3 block) {
+      walk(op, block);
     };
     if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
     {
@@ -118,31 +135,75 @@ constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, uns
   return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds};
 }
 
-// Units of the emulation's claims and responses (a u32 and a uint4 each), the most over the build's
-// tile policies, at a tile per row (the most tiles any device can be given: the size does not
-// depend on the device).
-template <class Selector, int I = 0>
-constexpr unsigned long long claiming_units(unsigned long long n)
+// Units of the emulation's claims and responses (a u32 and a uint4 each): the most over the build's
+// policies whose backend keeps them of units(policy, n) -- never the device's, so that the size
+// does not depend on the device. for_each_canceled's and for_each_with_state's layouts.
+template <class Selector, class Units, int I = 0>
+constexpr unsigned long long claiming_units(unsigned long long n, Units units)
 {
   if constexpr (I == build_arch_count)
   {
-    (void) n;
+    (void) n, (void) units;
     return 0;
   }
   else
   {
-    constexpr for_each_policy p     = policy_at<Selector>(I);
-    const unsigned long long others = claiming_units<Selector, I + 1>(n);
+    constexpr auto p                = policy_at<Selector>(I);
+    const unsigned long long others = claiming_units<Selector, Units, I + 1>(n, units);
     if constexpr (claims_per_unit<p.backend>)
     {
-      const unsigned long long units = (rows(p, n) + p.cluster - 1) / p.cluster;
-      return units > others ? units : others;
+      const unsigned long long mine = units(p, n);
+      return mine > others ? mine : others;
     }
     else
     {
       return others;
     }
   }
+}
+
+// How a launch of the plan's tiles is scheduled, for backend B in code compiled for `Sm`: whether
+// it steals -- tiles that all fit on the GPU at once run without stealing, with no request and no
+// cursor to clear, but the emulation (claims per unit) runs its protocol even then: that is what it
+// is for --, the context (the scheduler's memory, a fresh cursor and, for the emulation, claims of no
+// launch, set on the stream where it steals), and the CTAs to launch (the resident prefix where the
+// backend table says so; where one wave takes every index that is the whole grid anyway).
+template <clc::backend_id B>
+struct tile_schedule
+{
+  bool scheduled;
+  dim3 launched;
+  clc::context<backend_t<B>> ctx;
+};
+
+template <clc::backend_id B, int Sm>
+cudaError_t schedule_tiles(void* (&parts)[3], const for_each_plan& pl, unsigned cluster, unsigned long long resident,
+                           cudaStream_t stream, tile_schedule<B>& out)
+{
+  constexpr bool claims = claims_per_unit<B>;
+  out.scheduled         = claims || pl.units > resident;
+  // Epoch 1 of the emulation finds claims of no launch: zeros.
+  const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
+                                       + pl.units * sizeof(::cuda::std::uint32_t)
+                                   : 2 * sizeof(unsigned long long);
+  if (const cudaError_t err = out.scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+      err != cudaSuccess)
+  {
+    return err;
+  }
+  const dim3 grid(static_cast<unsigned>(pl.tiles));
+  const clc::detail::launch_plan lp{static_cast<unsigned long long*>(parts[0]),
+                                    static_cast<::cuda::std::uint32_t*>(parts[1]),
+                                    static_cast<uint4*>(parts[2]),
+                                    {grid.x, grid.y, grid.z},
+                                    {cluster, 1u, 1u},
+                                    1u,
+                                    0u,
+                                    0x9e3779b9u};
+  constexpr clc::detail::backend_row row = clc::detail::row_for<backend_t<B>>(Sm);
+  out.ctx      = clc::detail::make_context<backend_t<B>>(lp, row.id, nullptr);
+  out.launched = row.resident_prefix ? clc::detail::resident_prefix(grid, dim3(cluster), resident) : grid;
+  return cudaSuccess;
 }
 
 // The tile form's launch for the build architecture I: its plan, its scheduler's memory set on the
@@ -152,7 +213,6 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
                            int device)
 {
   constexpr for_each_policy p = policy_at<Selector>(I);
-  using backend               = backend_t<p.backend>;
   constexpr auto* kernel =
     for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), p.occupancy, Index, Rank, Op>;
   unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
@@ -162,43 +222,21 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
     return err;
   }
   const for_each_plan pl = plan(p, n, resident);
-  // Tiles that all fit on the GPU at once run without stealing: no request, no cursor to clear.
-  // The emulation (claims per unit) runs its protocol even then: that is what it is for.
-  constexpr bool claims = claims_per_unit<p.backend>;
-  const bool scheduled  = claims || pl.units > resident;
-  // A fresh cursor, and for the emulation claims of no launch (epoch 1 finds them all 0).
-  const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
-                                       + pl.units * sizeof(::cuda::std::uint32_t)
-                                   : 2 * sizeof(unsigned long long);
-  if (const cudaError_t err = scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+  tile_schedule<p.backend> t{};
+  if (const cudaError_t err = schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, p.cluster, resident, stream, t);
       err != cudaSuccess)
   {
     return err;
   }
-  const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(p.cluster);
-  const clc::detail::launch_plan lp{static_cast<unsigned long long*>(parts[0]),
-                                    static_cast<::cuda::std::uint32_t*>(parts[1]),
-                                    static_cast<uint4*>(parts[2]),
-                                    {grid.x, grid.y, grid.z},
-                                    {cluster.x, cluster.y, cluster.z},
-                                    1u,
-                                    0u,
-                                    0x9e3779b9u};
-  // The code that runs was compiled for build_archs[I] (dispatch_on_device): the backend it
-  // runs, and whether it is launched as the resident prefix. Where one wave takes every index,
-  // the resident prefix is the whole grid anyway.
-  constexpr clc::detail::backend_row row = clc::detail::row_for<backend>(build_archs[I] / 10);
-  const auto ctx      = clc::detail::make_context<backend>(lp, row.id, nullptr);
-  const dim3 launched = row.resident_prefix ? clc::detail::resident_prefix(grid, cluster, resident) : grid;
   if constexpr (p.cluster == 1)
   {
-    kernel<<<launched, block, 0, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
+    kernel<<<t.launched, p.block_threads, 0, stream>>>(s, n, pl.rounds, pl.shared, t.scheduled, op, t.ctx);
     return cudaGetLastError();
   }
   else
   {
-    return clc::launch_in_clusters(kernel, launched, block, cluster, 0, stream, s, n, pl.rounds, pl.shared,
-                                   scheduled, op, ctx);
+    return clc::launch_in_clusters(kernel, t.launched, dim3(p.block_threads), dim3(p.cluster), 0, stream, s, n,
+                                   pl.rounds, pl.shared, t.scheduled, op, t.ctx);
   }
 }
 } // namespace device::detail

@@ -75,14 +75,7 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
     // The state: the kernel's dynamic shared memory (sizeof(state) bytes at the launch).
     extern __shared__ __align__(16) unsigned char ptxw_device_state[];
     state_t<Op>& st = *reinterpret_cast<state_t<Op>*>(ptxw_device_state);
-    // The tiles, as for_each_canceled's (device/for_each_tiles.h): tile b's round r is the Threads
-    // indices from (r * tiles + b) * Threads; each thread walks its own indices of the first rounds -
-    // shared rounds; index j of the last `shared` rounds is the j-th claim on a shared counter, and
-    // every thread stops at its first claim beyond them, so a tile takes exactly pool + Threads
-    // claims and the next tile's claims start there.
-    const unsigned long long stride = static_cast<unsigned long long>(ctx.grid().x) * Threads;
-    const int own                   = rounds - shared;
-    const unsigned pool             = static_cast<unsigned>(shared) * Threads;
+    // The tiles, walked as for_each_canceled's (device/for_each_tiles.h).
     __shared__ unsigned claims;
     if (threadIdx.x == 0)
     {
@@ -91,22 +84,10 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
     auto body = [&](auto... index) {
       op(st, index...);
     };
-    unsigned base = 0; // claims before this tile's
-    auto tile     = [&](dim3 block) {
-      const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
-      unsigned long long i           = first + threadIdx.x;
-      for (int r = 0; r < own && i < n; ++r, i += stride)
-      {
-        invoke<Index>(body, s, i);
-      }
-      for (unsigned j; (j = atomicAdd(&claims, 1u) - base) < pool;)
-      {
-        if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
-        {
-          invoke<Index>(body, s, k);
-        }
-      }
-      base += pool + Threads;
+    tile_walk<Threads, Index, Rank> walk{s, n, static_cast<unsigned long long>(ctx.grid().x) * Threads, rounds - shared,
+                                         static_cast<unsigned>(shared) * Threads, &claims};
+    auto tile = [&](dim3 block) {
+      walk(body, block);
     };
     // Set-up once per CTA that runs: the prologue, which a canceled CTA never reaches. The barrier
     // after it: every thread's set-up (and `claims`) before any index.
@@ -174,7 +155,6 @@ cudaError_t for_each_state_tiles(void* (&parts)[3], const shape<Rank>& s, unsign
                                  cudaStream_t stream, int device)
 {
   constexpr for_each_state_policy p = policy_at<Selector>(I);
-  using backend                     = backend_t<p.backend>;
   constexpr auto* kernel =
     for_each_state_kernel<p.block_threads, static_cast<int>(p.backend), p.occupancy, Index, Rank, Op>;
   constexpr std::size_t smem  = sizeof(state_t<Op>);
@@ -184,30 +164,13 @@ cudaError_t for_each_state_tiles(void* (&parts)[3], const shape<Rank>& s, unsign
     return err;
   }
   const for_each_plan pl = plan_with_state(p, n, resident);
-  // Tiles that all fit at once run without stealing; the emulation runs its protocol even then.
-  constexpr bool claims = claims_per_unit<p.backend>;
-  const bool scheduled  = claims || pl.units > resident;
-  const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
-                                       + pl.units * sizeof(::cuda::std::uint32_t)
-                                   : 2 * sizeof(unsigned long long);
-  if (const cudaError_t err = scheduled ? cudaMemsetAsync(parts[0], 0, fresh, stream) : cudaSuccess;
+  tile_schedule<p.backend> t{};
+  if (const cudaError_t err = schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, 1u, resident, stream, t);
       err != cudaSuccess)
   {
     return err;
   }
-  const dim3 grid(static_cast<unsigned>(pl.tiles)), block(p.block_threads), cluster(1);
-  const clc::detail::launch_plan lp{static_cast<unsigned long long*>(parts[0]),
-                                    static_cast<::cuda::std::uint32_t*>(parts[1]),
-                                    static_cast<uint4*>(parts[2]),
-                                    {grid.x, grid.y, grid.z},
-                                    {cluster.x, cluster.y, cluster.z},
-                                    1u,
-                                    0u,
-                                    0x9e3779b9u};
-  constexpr clc::detail::backend_row row = clc::detail::row_for<backend>(build_archs[I] / 10);
-  const auto ctx      = clc::detail::make_context<backend>(lp, row.id, nullptr);
-  const dim3 launched = row.resident_prefix ? clc::detail::resident_prefix(grid, cluster, resident) : grid;
-  kernel<<<launched, block, smem, stream>>>(s, n, pl.rounds, pl.shared, scheduled, op, ctx);
+  kernel<<<t.launched, p.block_threads, smem, stream>>>(s, n, pl.rounds, pl.shared, t.scheduled, op, t.ctx);
   return cudaGetLastError();
 }
 

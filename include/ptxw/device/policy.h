@@ -12,8 +12,9 @@
 //   ptxw::device::for_each_canceled<my_selector>(d_temp, bytes, n, op, stream);
 //
 // A selector maps the compute capability the running code was compiled for
-// (cudaFuncAttributes::ptxVersion, as CUB's PtxVersion; __CUDA_ARCH__ on the device) to a policy. It is evaluated at compile time for every architecture of the
-// build (__CUDA_ARCH_LIST__), and each algorithm instantiates one kernel per distinct policy among
+// (cudaFuncAttributes::ptxVersion, as CUB's PtxVersion; __CUDA_ARCH__ on the device) to a policy.
+// It is evaluated at compile time for every architecture of the build (__CUDA_ARCH_LIST__), and
+// each algorithm instantiates one kernel per distinct policy among
 // them: architectures whose policies are equal share a kernel (CUB's idea, without its
 // ChainedPolicy; this is the shape of CCCL's newer policy selectors, `constexpr Policy
 // operator()(cuda::compute_capability) const`, which CCCL 3.0.1 does not have yet).

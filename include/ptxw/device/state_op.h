@@ -62,7 +62,8 @@ constexpr bool check_state_op()
 {
   static_assert(has_state<Op>, PTXW_RULE(R18) "a for_each_with_state op names its per-CTA state: a type Op::state");
   using state = state_t<Op>;
-  static_assert(::cuda::std::is_trivially_default_constructible_v<state> && ::cuda::std::is_trivially_destructible_v<state>,
+  static_assert(::cuda::std::is_trivially_default_constructible_v<state>
+                  && ::cuda::std::is_trivially_destructible_v<state>,
                 PTXW_RULE(R18) "an op's state is trivially default-constructible and destructible (it lives in "
                                "shared memory that setup() initialises)");
   static_assert(alignof(state) <= 16, PTXW_RULE(R18) "an op's state is aligned to at most 16 bytes");

@@ -77,39 +77,17 @@ constexpr for_each_plan plan_with_state(const for_each_state_policy& p, unsigned
   return pl;
 }
 
-// Units of the emulation's claims and responses, the most over the build's policies: at most rows /
-// min_rounds tiles (not the device's: the size never depends on the device).
-template <class Selector, int I = 0>
-constexpr unsigned long long state_claiming_units(unsigned long long n)
-{
-  if constexpr (I == build_arch_count)
-  {
-    (void) n;
-    return 0;
-  }
-  else
-  {
-    constexpr for_each_state_policy p = policy_at<Selector>(I);
-    const unsigned long long others   = state_claiming_units<Selector, I + 1>(n);
-    if constexpr (claims_per_unit<p.backend>)
-    {
-      const unsigned long long r     = rows(tiles_of(p), n);
-      const unsigned long long units = r / p.min_rounds > 0 ? r / p.min_rounds : 1;
-      return units > others ? units : others;
-    }
-    else
-    {
-      return others;
-    }
-  }
-}
-
 // The scheduler's memory, as for_each_canceled's: counters (2 x u64), the emulation's claims (u32
 // per unit) and responses (uint4 per unit).
 template <class Selector>
 constexpr temp_layout<3> state_layout(unsigned long long n)
 {
-  const unsigned long long units = state_claiming_units<Selector>(n);
+  // At most rows / min_rounds tiles (and one).
+  const unsigned long long units =
+    claiming_units<Selector>(n, [](const for_each_state_policy& p, unsigned long long m) {
+      const unsigned long long r = rows(tiles_of(p), m);
+      return r / p.min_rounds > 0 ? r / p.min_rounds : 1ull;
+    });
   return {{2 * sizeof(unsigned long long), units * sizeof(::cuda::std::uint32_t), units * sizeof(uint4)}};
 }
 
