@@ -241,8 +241,8 @@ public:
     std::printf("%-16s %9u | %10.1f %10.1f %9.3f | %9.1f %9.1f %9.3f\n", name, n, p, c, c / p, pb, cb, cb / pb);
   }
 
-  // Smaller n, uniform 1-us costs and no wait; then every cost distribution at 2^25 and 2^26,
-  // where the default's tiles no longer fit in one wave on an H100 and are stolen.
+  // Smaller n, uniform 1-us costs and no wait; then every cost distribution at 2^25 and 2^26, where
+  // any policy of the sweep needs more than one wave of tiles on an H100, so tiles are stolen.
   void sizes()
   {
     std::printf("\n%-16s %9s | %10s %10s %9s | %9s %9s %9s\n", "costs", "n", "ptxw us", "CUB us", "CUB/ptxw",
