@@ -1,4 +1,4 @@
-// ptxw::device::for_each_canceled on real work (issue 21, part 1), against cub::DeviceFor::Bulk,
+// ptxw::device::for_each_canceled on real work, against cub::DeviceFor::Bulk,
 // cub::DeviceFor::ForEachN and thrust::for_each, same run, interleaved, every output compared with
 // CUB's element by element.
 //
@@ -592,11 +592,11 @@ public:
     });
     if (goal.empty())
     {
-      std::printf("issue 21's goal (worst >= 0.98, geomean >= 1.0): met by no policy\n");
+      std::printf("the goal (worst >= 0.98, geomean >= 1.0): met by no policy\n");
     }
     else
     {
-      show("issue 21's goal (worst >= 0.98, geomean >= 1.0) met, best geomean first", goal,
+      show("the goal (worst >= 0.98, geomean >= 1.0) met, best geomean first", goal,
            [](const Row& a, const Row& b) { return a.gm > b.gm; });
     }
   }

@@ -110,13 +110,13 @@ inline int self_test()
     }
     expect(worst < 1e-5, "float knots of degree " + std::to_string(degree) + " off by " + std::to_string(worst));
   }
-  // The default's plan on an H100 (6 CTAs of 256 threads and 33 KiB an SM: 792): 2^28 bytes at 32
+  // The default's plan on an H100 (4 CTAs of 512 threads and 33 KiB an SM: 528): 2^28 bytes at 32
   // an index in whole waves, 2^20 on fewer CTAs of at least 4 rows.
   constexpr ptxw::device::for_each_state_policy p = ptxw::device::for_each_state_selector{}({90});
-  const auto big                                  = ptxw::device::detail::plan_with_state(p, 1ull << 23, 792);
-  expect(big.tiles % 792 == 0 && big.rounds <= p.rounds, "the default's plan at 2^23 indices");
-  const auto small = ptxw::device::detail::plan_with_state(p, 1ull << 15, 792);
-  expect(small.tiles == 32 && small.rounds == 4, "the default's plan at 2^15 indices: " + std::to_string(small.tiles)
+  const auto big                                  = ptxw::device::detail::plan_with_state(p, 1ull << 23, 528);
+  expect(big.tiles % 528 == 0 && big.rounds <= p.rounds, "the default's plan at 2^23 indices");
+  const auto small = ptxw::device::detail::plan_with_state(p, 1ull << 15, 528);
+  expect(small.tiles == 16 && small.rounds == 4, "the default's plan at 2^15 indices: " + std::to_string(small.tiles)
                                                    + " tiles of " + std::to_string(small.rounds));
   std::printf("self-test: %s\n", failures ? "FAILED" : "passed");
   return failures ? 1 : 0;

@@ -333,14 +333,14 @@ TEST(DeviceStateArgs, PlanKeepsMinRoundsAndWholeWaves)
       }
     }
   }
-  // The default on an H100 with 1056 resident CTAs (8 of 256 threads an SM): 2048 indices (8 rows)
-  // in 2 tiles of 4 rounds, not 8 tiles of 1; 2^24 (65536 rows) in 4 waves of 16 rounds, 4 shared.
-  const auto a = ptxw::device::detail::plan_with_state(default_policy, 2048, 1056);
+  // The default on an H100 with 528 resident CTAs (4 of 512 threads an SM): 4096 indices (8 rows)
+  // in 2 tiles of 4 rounds, not 8 tiles of 1; 2^24 (32768 rows) in 4 waves of 16 rounds, 4 shared.
+  const auto a = ptxw::device::detail::plan_with_state(default_policy, 4096, 528);
   EXPECT_EQ(a.tiles, 2u);
   EXPECT_EQ(a.rounds, 4);
   EXPECT_EQ(a.shared, 1);
-  const auto b = ptxw::device::detail::plan_with_state(default_policy, 1ull << 24, 1056);
-  EXPECT_EQ(b.tiles, 4u * 1056u);
+  const auto b = ptxw::device::detail::plan_with_state(default_policy, 1ull << 24, 528);
+  EXPECT_EQ(b.tiles, 4u * 528u);
   EXPECT_EQ(b.rounds, 16);
   EXPECT_EQ(b.shared, 4);
 }
@@ -479,10 +479,10 @@ protected:
 
 TEST_F(DeviceState, RunsEveryIndexOnceWithSetupAndFlushOncePerCtaThatRan)
 {
-  // 1, 31, 2048: one wave, no scheduler (2048: 2 tiles of 4 rows, min_rounds); 1000003: one wave of
-  // the default on an H100; 20000003: 78126 rows, at least 4883 tiles of up to 16 rounds, more than
+  // 1, 31, 4096: one wave, no scheduler (4096: 2 tiles of 4 rows, min_rounds); 1000003: one wave of
+  // the default on an H100; 20000003: 39063 rows, at least 2442 tiles of up to 16 rounds, more than
   // fit at once, stolen by a persistent grid.
-  for (unsigned long long n : {1ull, 31ull, 2048ull, 1000003ull, 20000003ull})
+  for (unsigned long long n : {1ull, 31ull, 4096ull, 1000003ull, 20000003ull})
   {
     Record r;
     PTXW_CUDA_OK(r.allocate(n));
