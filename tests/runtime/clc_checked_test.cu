@@ -329,4 +329,24 @@ TYPED_TEST(ClcChecked, R14LaunchLargerThanPrepared)
   }
 }
 
+// R14 on counter_t with many blocks: 1001 CTAs launched for a prepared grid of 1000 x 100 (not a
+// prefix of it) take every block from the counter, claims of up to 32 whose last one straddles the
+// grid's end (clipped to it): reported, each block once. Three launches, as where a claim happens to
+// end at the grid's end nothing is clipped.
+using ClcCheckedCounter = ClcChecked<clc::counter_t>;
+TEST_F(ClcCheckedCounter, R14LaunchThatIsNotAPrefixOfALargeGrid)
+{
+  const dim3 grid(1000, 100);
+  DeviceBuffer<unsigned> hits;
+  PTXW_CUDA_OK(hits.allocate(grid.x * grid.y));
+  for (int run = 0; run < 3; ++run)
+  {
+    PTXW_CUDA_OK(hits.fill_bytes(0));
+    record_blocks<2, clc::counter_t><<<1001, kThreads>>>(grid, hits.get(), prepare(grid));
+    PTXW_LAUNCH_OK();
+    expect_reports(14);
+    expect_each_once(hits, grid.x * grid.y);
+  }
+}
+
 } // namespace

@@ -114,6 +114,37 @@ __global__ void reduce(const int* in, unsigned long long n, long long* partials,
   }
 }
 
+// reduce() in a 1D grid whose blocks first read every partial (into `early`), block 0 publishing
+// its own `late_ns` after the others. The merge waits for block 0 (the ticket's count), and reads
+// no line of partials that its SM loaded before they were written (the acquire of the last
+// ticket: CCTL.IVALL in SASS).
+__global__ void reduce_late(const int* in, unsigned long long n, long long* partials, long long* early,
+                            long long* out, unsigned long long late_ns, ptxw::last_block_ticket<> ticket)
+{
+  const long long before = merge(partials, gridDim.x);
+  const long long part   = block_part(in, n, blockIdx.x, gridDim.x);
+  const unsigned long long start = ptxw::checked::now_ns();
+  while (blockIdx.x == 0 && ptxw::checked::now_ns() - start < late_ns)
+  {
+  }
+  if (linear_thread() == 0)
+  {
+    early[blockIdx.x] = before;
+  }
+  if (linear_thread() == blockDim.x - 1)
+  {
+    partials[blockIdx.x] = part;
+  }
+  if (ptxw::last_block(ticket))
+  {
+    const long long sum = merge(partials, gridDim.x);
+    if (linear_thread() == 0)
+    {
+      *out = sum;
+    }
+  }
+}
+
 // The cluster form: CTAs publish as above, the last cluster's rank-0 CTA merges.
 __global__ void reduce_clusters(const int* in, unsigned long long n, long long* partials, long long* out,
                                 ptxw::last_block_ticket<> ticket)
@@ -388,6 +419,34 @@ TEST_F(LastBlock, TenThousandLaunchesWithoutAMemset)
     wrong += got[k] != expected[k % sizes.size()];
   }
   EXPECT_EQ(wrong, 0u) << "launches whose merged sum is wrong (or missing), of " << kLaunches;
+  expect_clean(ticket);
+}
+
+// The merge sees every partial: that of a block 50 us later than the others, and those its block
+// read before they were written (stale values: 0xff bytes).
+TEST_F(LastBlock, MergeSeesALateBlocksPartialAndNoneItsBlockReadBefore)
+{
+  const unsigned long long n = 1000003;
+  const unsigned blocks      = 1024;
+  const long long expected   = input(n, blocks);
+  DeviceBuffer<long long> early;
+  PTXW_CUDA_OK(early.allocate(blocks));
+  ptxw::last_block_ticket_host<> ticket;
+  for (unsigned long long late_ns : {0ull, 50000ull})
+  {
+    for (int rep = 0; rep < 10; ++rep)
+    {
+      PTXW_CUDA_OK(partials_->fill_bytes(0xff));
+      long long sum = 0;
+      ASSERT_NO_FATAL_FAILURE(merged_sum(
+        [&](long long* out) {
+          reduce_late<<<blocks, kThreads>>>(in_->get(), n, partials_->get(), early.get(), out, late_ns,
+                                            ticket.view(diag_->device_sink()));
+        },
+        sum));
+      ASSERT_EQ(sum, expected) << "block 0 " << late_ns << " ns late, launch " << rep;
+    }
+  }
   expect_clean(ticket);
 }
 
