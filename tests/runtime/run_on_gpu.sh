@@ -2,44 +2,68 @@
 # What needs a GPU, in one go: the runtime suites (checked and unchecked builds of the protocols and
 # of the device-scope algorithms), compute-sanitizer (memcheck, racecheck, synccheck) on conforming
 # cluster launch control tests of both Hopper backends and on the inter-block primitives, and the
-# benchmarks. Logs and results go to OUT_DIR; the summary lines to stdout.
+# benchmarks. Logs and results go to OUT_DIR; the summary lines to stdout. With --mutants, after the
+# suites and the sanitizers: the runtime mutants (`ptxw mutate --kind gpu`, docs/mutation.md), built
+# here with nvcc and GoogleTest from GTEST_PREFIX (include/gtest, lib/libgtest*.a); --mutants-only
+# runs that step alone (no BUILD_DIR needed but for the mutants' binaries).
 #
-#   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR [--no-benchmarks]
+#   tests/runtime/run_on_gpu.sh BUILD_DIR OUT_DIR [--no-benchmarks] [--mutants GTEST_PREFIX | --mutants-only GTEST_PREFIX]
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
-benchmarks=${3:-}
+shift 2
+benchmarks=yes suites=yes gtest=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-benchmarks) benchmarks= ;;
+    --mutants) gtest=${2:?GoogleTest prefix}; shift ;;
+    --mutants-only) gtest=${2:?GoogleTest prefix}; suites= benchmarks=; shift ;;
+    *) echo "run_on_gpu.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 mkdir -p "$out"
 runtime=$build/tests/runtime
+root=$(cd "$(dirname "$0")/../.." && pwd)
 
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee "$out/gpu.txt"
 
-for suite in ptxw_runtime_tests ptxw_runtime_tests_unchecked ptxw_device_tests ptxw_device_tests_unchecked; do
-  "$runtime/$suite" --gtest_output="xml:$out/$suite.xml" > "$out/$suite.log" 2>&1
-  echo "$suite: exit $?"
-  grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/$suite.log"
-done
-
-# Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
-# The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
-conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
-conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
-# The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
-device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
-# for_each_with_state: a privatised histogram, one wave and the emulation (docs/device_state.md).
-device+=':DeviceState.SmallPrivatisedHistogram'
-for tool in memcheck racecheck synccheck; do
-  for run in "ptxw_runtime_tests $conforming" "ptxw_device_tests $device"; do
-    set -- $run
-    PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$runtime/$1" --gtest_filter="$2" > "$out/sanitizer-$tool-$1.log" 2>&1
-    echo "compute-sanitizer $tool $1: exit $?"
-    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]|^\[==========\] [0-9]+ tests' \
-      "$out/sanitizer-$tool-$1.log"
+if [ -n "$suites" ]; then
+  for suite in ptxw_runtime_tests ptxw_runtime_tests_unchecked ptxw_device_tests ptxw_device_tests_unchecked; do
+    "$runtime/$suite" --gtest_output="xml:$out/$suite.xml" > "$out/$suite.log" 2>&1
+    echo "$suite: exit $?"
+    grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/$suite.log"
   done
-done
 
-[ "$benchmarks" = "--no-benchmarks" ] && exit 0
+  # Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
+  # The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
+  conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
+  conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
+  # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
+  device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
+  # for_each_with_state: a privatised histogram, one wave and the emulation (docs/device_state.md).
+  device+=':DeviceState.SmallPrivatisedHistogram'
+  for tool in memcheck racecheck synccheck; do
+    for run in "ptxw_runtime_tests $conforming" "ptxw_device_tests $device"; do
+      set -- $run
+      PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$runtime/$1" --gtest_filter="$2" > "$out/sanitizer-$tool-$1.log" 2>&1
+      echo "compute-sanitizer $tool $1: exit $?"
+      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)  \]|^\[==========\] [0-9]+ tests' \
+        "$out/sanitizer-$tool-$1.log"
+    done
+  done
+fi
+
+# The runtime mutants: each built from its own scratch copy (one job per core), run one at a time.
+if [ -n "$gtest" ]; then
+  "$root/tools/ptxw" mutate --kind gpu --jobs "$(nproc)" --gtest-root "$gtest" --build-dir "$build" \
+    > "$out/mutants.txt" 2>&1
+  echo "ptxw mutate --kind gpu: exit $?"
+  tail -n 1 "$out/mutants.txt"
+fi
+
+[ -z "$benchmarks" ] && exit 0
 "$build/benchmarks/ptxw_bench_clc_request" 11 > "$out/bench-clc-request.txt" 2>&1
 echo "clc request benchmark: exit $?"
 # The scheduling benchmark: 128-thread blocks (all workloads, with timelines), then 256-thread
