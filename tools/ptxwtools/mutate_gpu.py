@@ -83,7 +83,7 @@ class GTest:
 
 def build_command(c: Check, root: Path, out: Path, gtest: GTest, nvcc: Path) -> list:
     flags = [f"-gencode=arch=compute_{ARCH[3:]},code={ARCH}", "-std=c++17", f"-DPTXW_CHECKED={MODES[c.mode]}",
-             "-DGTEST_HAS_PTHREAD=1", f"-I{root / 'include'}", f"-I{gtest.include}"]
+             "-DGTEST_HAS_PTHREAD=1", f"-I{root / 'include'}", "-isystem", str(gtest.include)]
     if any(s in NO_EXCEPTIONS for s in c.sources):
         flags.append("-Xcompiler=-fno-exceptions")
     sources = [str(root / "tests" / "runtime" / s) for s in c.sources]
