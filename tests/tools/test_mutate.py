@@ -97,6 +97,9 @@ class GpuCheckTest(unittest.TestCase):
             echo '[  FAILED  ] 1 test, listed below:'
             echo '[  FAILED  ] A.B'
             exit 1""", strict=False), "failed: A.B")
+        self.assertEqual(self.verdict("""\
+            for t in 1 2 3 4 5; do echo "[  FAILED  ] P/A.B/$t, where GetParam() = $t"; done
+            exit 1""", strict=False), "failed: P/A.B/1, P/A.B/2, P/A.B/3 and 2 more")
         self.assertEqual(self.verdict("kill -SEGV $$", strict=False), "exit -11")
         self.assertEqual(self.verdict("sleep 30", strict=False, timeout=0.5), "no end within 0.5 s")
 

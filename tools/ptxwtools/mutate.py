@@ -118,6 +118,7 @@ class Checks:
             with self.gpu_lock:
                 return mutate_gpu.run(c, binary, self.cuda.root, self.timeout, strict=unmutated)
         env = lit_suite.environment(ws.root / "tools")
+        env.setdefault("PTXW_DEPS_DIR", str(toolchain.deps_dir()))  # the checkout's, not the copy's (none)
         cwd = ws.root / "tests" / "tools" if kind == "tools" else ws.root
         r = subprocess.run(command(check, ws.root, ws.build_dir), cwd=cwd, env=env, capture_output=True)
         return None if r.returncode == 0 else "fails"
