@@ -29,9 +29,11 @@
 // this comparison would see a skipped index (a zeroed output differs from the reference
 // everywhere) and a repeated one (4 calls differ from 1 everywhere). Any difference: exit status 1.
 //
-// --sweep: instead of the tables, ptxw with 54 policies (128, 256, 512 threads x 4, 8, 16 rounds,
-// half shared, x at least 1, 4, 8 waves, each with the registers ptxas chooses and with those of
-// full occupancy; labelled 128x8/4w1f: threads x rounds / shared, waves, f: full) on every workload
+// --sweep: instead of the tables, ptxw with 69 policies: stolen tiles (128, 256, 512 threads x 4, 8,
+// 16 rounds, half shared, x at least 1, 4, 8 waves, each with the registers ptxas chooses and with
+// those of full occupancy; labelled 128x8/4w1f: threads x rounds / shared, waves, f: full) and plain
+// launches (128, 256, 512 threads x tiles of 1, 2 or 4 rounds, 0, 1 or half of them shared; labelled
+// 256x2/1 plain) on every workload
 // at 2^16, 2^20, 2^22, 2^24, 2^25 and 2^26, each round CUB Bulk then the policies in turn with CUB
 // again after every 6; back to back where CUB's call takes under 1 ms. Per policy: the geometric
 // mean of CUB/ptxw over every workload and n, the worst, and per workload; then rankings. --reps
@@ -75,33 +77,37 @@ using namespace real_work;
 // ---------------------------------------------------------------------------------------------
 // Policies of the sweep: fixed selectors (every architecture the same policy).
 
-// Tiles of up to Rounds rounds, half of them shared, at least Waves waves; Occupancy as above.
+// Stolen tiles of up to Rounds rounds, half of them shared, at least Waves waves; Occupancy as above.
 template <int Threads, int Rounds, int Waves, int Occupancy>
 struct tiles
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
   {
-    ptxw::device::for_each_policy p{};
-    p.block_threads = Threads;
-    p.rounds        = Rounds;
-    p.cluster       = 1;
-    p.backend       = ptxw::clc::backend_id::automatic;
-    p.shared_rounds = Rounds / 2;
-    p.waves         = Waves;
-    p.occupancy     = Occupancy;
-    return p;
+    return {Threads, Rounds, 1, ptxw::clc::backend_id::automatic, Rounds / 2, Waves, Occupancy};
+  }
+};
+// A plain launch (no stealing) of tiles of Rounds rounds, Shared of them shared.
+template <int Threads, int Rounds, int Shared>
+struct plain
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {Threads, Rounds, 1, ptxw::clc::backend_id::automatic, Shared, 1, 0, false};
   }
 };
 
-// Tiles of 4, 8 or 16 rounds (half shared), in at least 1, 4 or 8 waves, with the registers ptxas
-// chooses and with those of full occupancy (2048 threads an SM).
+// Stolen tiles of 4, 8 or 16 rounds (half shared), in at least 1, 4 or 8 waves, with the registers
+// ptxas chooses and with those of full occupancy (2048 threads an SM); plain launches of tiles of 1,
+// 2 or 4 rounds with none, one or half of them shared.
 #define RW_TILES(T, O)                                                                                                 \
   tiles<T, 4, 1, O>, tiles<T, 4, 4, O>, tiles<T, 4, 8, O>, tiles<T, 8, 1, O>, tiles<T, 8, 4, O>, tiles<T, 8, 8, O>,   \
     tiles<T, 16, 1, O>, tiles<T, 16, 4, O>, tiles<T, 16, 8, O>
+#define RW_PLAIN(T) plain<T, 1, 0>, plain<T, 2, 0>, plain<T, 2, 1>, plain<T, 4, 1>, plain<T, 4, 2>
 using sweep_policies = policy_list<RW_TILES(128, 0), RW_TILES(128, 16), RW_TILES(256, 0), RW_TILES(256, 8),
-                                   RW_TILES(512, 0), RW_TILES(512, 4)>;
+                                   RW_TILES(512, 0), RW_TILES(512, 4), RW_PLAIN(128), RW_PLAIN(256), RW_PLAIN(512)>;
 #undef RW_TILES
-constexpr int sweep_policy_count = 54;
+#undef RW_PLAIN
+constexpr int sweep_policy_count = 69;
 
 constexpr ptxw::device::compute_capability sm90{90};
 
@@ -110,6 +116,11 @@ std::string policy_label(Selector s)
 {
   const ptxw::device::for_each_policy p = s(sm90);
   char b[32];
+  if (!p.steal)
+  {
+    std::snprintf(b, sizeof b, "%dx%d/%d plain", p.block_threads, p.rounds, p.shared_rounds);
+    return b;
+  }
   std::snprintf(b, sizeof b, "%dx%d/%dw%d%s", p.block_threads, p.rounds, p.shared_rounds, p.waves,
                 p.occupancy != 0 ? "f" : "");
   return b;
@@ -467,7 +478,7 @@ public:
         def   = policy_names_[j] == default_label_ ? j : def;
       }
       cells_.emplace_back(w.name(), k);
-      std::printf("%-16s %-5s %s CUB Bulk %9.1f us | best %-10s %6.3f | worst %-10s %6.3f | default %6.3f\n",
+      std::printf("%-16s %-5s %s CUB Bulk %9.1f us | best %-15s %6.3f | worst %-15s %6.3f | default %6.3f\n",
                   w.name().c_str(), pow2(k).c_str(), b2b ? "b2b" : "one", sc.min, policy_names_[best].c_str(),
                   ratio[best], policy_names_[worst].c_str(), ratio[worst], def >= 0 ? ratio[def] : 0.0);
       std::fflush(stdout);
@@ -541,7 +552,7 @@ public:
     std::printf("\nCUB Bulk / ptxw per policy (threads x rounds / shared rounds), over %zu cells (workload x n); "
                 "above 1: ptxw faster\n",
                 cells_.size());
-    std::printf("%-11s %8s %8s %-22s |", "policy", "geomean", "worst", "worst at");
+    std::printf("%-15s %8s %8s %-22s |", "policy", "geomean", "worst", "worst at");
     for (const std::string& wl : workloads)
     {
       std::printf(" %8.8s", wl.c_str());
@@ -558,7 +569,7 @@ public:
       const std::vector<double>& v = sweep_ratio_[j];
       const std::size_t at         = std::min_element(v.begin(), v.end()) - v.begin();
       rows.push_back({static_cast<int>(j), geomean(v), v[at]});
-      std::printf("%-11s %8.3f %8.3f %-22s |", policy_names_[j].c_str(), geomean(v), v[at],
+      std::printf("%-15s %8.3f %8.3f %-22s |", policy_names_[j].c_str(), geomean(v), v[at],
                   (cells_[at].first + " " + pow2(cells_[at].second)).c_str());
       for (const std::string& wl : workloads)
       {

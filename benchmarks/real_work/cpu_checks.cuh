@@ -148,8 +148,9 @@ int self_test()
     expect(bad == 0 && inside == n, "neighbours: 4096 particles in the box, cell-list counts equal brute force");
   }
 
-  // The sweep's policies: 54 distinct (128, 256, 512 threads x 4, 8, 16 rounds, half shared, x waves
-  // 1, 4, 8 x occupancy 0 and full), the default among them, the smallest tiles (128x4/2w1) too.
+  // The sweep's policies: 69 distinct (stolen tiles: 128, 256, 512 threads x 4, 8, 16 rounds, half
+  // shared, x waves 1, 4, 8 x occupancy 0 and full; plain launches: 128, 256, 512 threads x 5 tile
+  // shapes), the default among them, the smallest stolen tiles (128x4/2w1) too.
   {
     std::vector<std::string> names;
     for_each_type(sweep_policies{}, [&](auto p, int) { names.push_back(policy_label(p)); });
@@ -157,7 +158,7 @@ int self_test()
     std::sort(sorted.begin(), sorted.end());
     const bool distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
     const std::string def = policy_label(ptxw::device::for_each_selector{});
-    expect(names.size() == 54 && sweep_policy_count == 54 && distinct
+    expect(names.size() == 69 && sweep_policy_count == 69 && distinct
              && std::find(names.begin(), names.end(), def) != names.end()
              && std::find(names.begin(), names.end(), "128x4/2w1") != names.end(),
            std::to_string(names.size()) + " distinct sweep policies, the default (" + def

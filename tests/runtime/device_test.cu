@@ -121,6 +121,22 @@ struct shared_selector
     return {512, 8, 1, ptxw::clc::backend_id::counter, 4};
   }
 };
+// Stolen tiles of up to 8 rounds, 4 shared (automatic: counter_t on sm_90), in at least one wave.
+struct stealing_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {128, 8, 1, ptxw::clc::backend_id::automatic, 4};
+  }
+};
+// A plain launch of tiles of up to 5 rounds, the last 2 shared.
+struct plain_shared_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {128, 5, 1, ptxw::clc::backend_id::automatic, 2, 1, 0, false};
+  }
+};
 struct cluster_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
@@ -207,8 +223,8 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
   }
   // On an H100 (528 resident CTAs of 512 threads), at tiles of up to 32 rounds: 2^24 indices in two
   // full waves of 32 rounds or 31, and 8700000 (just above one wave) in two waves of 17, not 532
-  // tiles of 32. The default (128 threads, up to 8 rounds, 4 shared; 1848 resident CTAs): 2^24 in
-  // 9 waves of 8 rounds, 4 shared, 2^25 in 18.
+  // tiles of 32. 128 threads, up to 8 rounds, 4 shared (1848 resident CTAs): 2^24 in 9 waves of 8
+  // rounds, 4 shared, 2^25 in 18.
   const auto h = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 1ull << 24, 528);
   EXPECT_EQ(h.tiles, 1056u);
   EXPECT_EQ(h.rounds, 32);
@@ -216,12 +232,41 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
   const auto j = ptxw::device::detail::plan(ptxw::device::for_each_policy{512, 32, 1, {}}, 8700000, 528);
   EXPECT_EQ(j.tiles, 1056u);
   EXPECT_EQ(j.rounds, 17);
-  constexpr ptxw::device::for_each_policy d = ptxw::device::for_each_selector{}({90});
-  const auto k                               = ptxw::device::detail::plan(d, 1ull << 24, 1848);
+  constexpr ptxw::device::for_each_policy d{128, 8, 1, {}, 4};
+  const auto k = ptxw::device::detail::plan(d, 1ull << 24, 1848);
   EXPECT_EQ(k.tiles, 9u * 1848u);
   EXPECT_EQ(k.rounds, 8);
   EXPECT_EQ(k.shared, 4);
   EXPECT_EQ(ptxw::device::detail::plan(d, 1ull << 25, 1848).tiles, 18u * 1848u);
+}
+
+// A plain launch (steal false): every tile at once, whatever fits on the GPU -- the fewest tiles of
+// at most the policy's rounds, whole clusters, the rows shared out evenly, the shared rounds in
+// proportion. The default: a CTA of 256 threads per 256 indices.
+TEST(DeviceArgs, ForEachPlainPlanIsEveryTileAtOnce)
+{
+  for (const ptxw::device::for_each_policy p : {ptxw::device::for_each_policy{256, 1, 1, {}, 0, 1, 0, false},
+                                                ptxw::device::for_each_policy{128, 4, 2, {}, 2, 1, 0, false},
+                                                ptxw::device::for_each_policy{512, 3, 1, {}, 1, 1, 0, false}})
+  {
+    for (unsigned long long n : {1ull, 511ull, 512ull, 513ull, 32768ull, 8700000ull, 20000003ull, 1000000000ull})
+    {
+      const auto rows       = ptxw::device::detail::rows(p, n);
+      const auto pl         = ptxw::device::detail::plan(p, n, 1);
+      const std::string why = "n " + std::to_string(n);
+      EXPECT_EQ(pl.tiles, ptxw::device::detail::plan(p, n, 1848).tiles) << why; // whatever fits at once
+      EXPECT_EQ(pl.tiles, ((rows + p.rounds - 1) / p.rounds + p.cluster - 1) / p.cluster * p.cluster) << why;
+      EXPECT_EQ(pl.tiles, pl.units * p.cluster) << why;
+      EXPECT_GE(pl.tiles * pl.rounds, rows) << why;
+      EXPECT_LT(pl.tiles * (pl.rounds - 1), rows) << why;
+      EXPECT_LE(pl.rounds, p.rounds) << why;
+      EXPECT_EQ(pl.shared, pl.rounds * p.shared_rounds / p.rounds) << why;
+    }
+  }
+  const auto d = ptxw::device::detail::plan(ptxw::device::for_each_selector{}({90}), 1ull << 24, 1848);
+  EXPECT_EQ(d.tiles, (1u << 24) / 256);
+  EXPECT_EQ(d.rounds, 1);
+  EXPECT_EQ(d.shared, 0);
 }
 
 TEST(DeviceArgs, TooSmallStorageIsRefusedAndNothingIsWritten)
@@ -299,15 +344,22 @@ protected:
 
 TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
 {
-  // 20000003: more tiles of the default policy than fit on an H100 at once, so tiles are stolen.
-  for (unsigned n : {1u, 31u, 2048u, 1000003u, 20000003u})
-  {
+  // The default (a plain launch) and a plain launch with shared rounds, with 32-bit (int) and 64-bit
+  // (unsigned) walks, and stolen tiles; 20000003: more tiles than fit on an H100 at once (stolen).
+  auto run = [&](auto selector, auto n) {
     DeviceBuffer<unsigned> hits;
-    PTXW_CUDA_OK(hits.allocate_zeroed(n));
+    PTXW_CUDA_OK(hits.allocate_zeroed(static_cast<std::size_t>(n)));
     PTXW_CUDA_OK(with_exact_storage([&](void* t, std::size_t& b) {
-      return ptxw::device::for_each_canceled(t, b, n, count_hits{hits.get()});
+      return ptxw::device::for_each_canceled<decltype(selector)>(t, b, n, count_hits{hits.get()});
     }));
     expect_once(hits);
+  };
+  for (unsigned n : {1u, 31u, 2048u, 1000003u, 20000003u})
+  {
+    run(ptxw::device::for_each_selector{}, n);
+    run(ptxw::device::for_each_selector{}, static_cast<int>(n));
+    run(plain_shared_selector{}, static_cast<int>(n));
+    run(stealing_selector{}, n);
   }
 }
 
@@ -426,7 +478,7 @@ TEST_F(Device, TooSmallStorageLaunchesNothing)
 
 TEST_F(Device, SeveralStreamsAtOnce)
 {
-  const unsigned n = 20000003; // the default policy steals (see ForEachCanceledRunsEveryIndexOnce...)
+  const unsigned n = 20000003; // stolen tiles (see ForEachCanceledRunsEveryIndexOnce...)
   cudaStream_t s[3];
   DeviceBuffer<unsigned> hits[3];
   DeviceBuffer<unsigned char> temp[3];
@@ -436,7 +488,7 @@ TEST_F(Device, SeveralStreamsAtOnce)
     PTXW_CUDA_OK(hits[k].allocate_zeroed(n));
     std::size_t bytes = 0;
     ASSERT_NO_FATAL_FAILURE(allocate_queried(temp[k], bytes, [&](void* t, std::size_t& b) {
-      return ptxw::device::for_each_canceled(t, b, n, count_hits{hits[k].get()});
+      return ptxw::device::for_each_canceled<stealing_selector>(t, b, n, count_hits{hits[k].get()});
     }));
   }
   for (int round = 0; round < 4; ++round)
@@ -444,7 +496,8 @@ TEST_F(Device, SeveralStreamsAtOnce)
     for (int k = 0; k < 3; ++k)
     {
       std::size_t bytes = temp[k].size();
-      PTXW_CUDA_OK(ptxw::device::for_each_canceled(temp[k].get(), bytes, n, count_hits{hits[k].get()}, s[k]));
+      PTXW_CUDA_OK(
+        ptxw::device::for_each_canceled<stealing_selector>(temp[k].get(), bytes, n, count_hits{hits[k].get()}, s[k]));
     }
   }
   PTXW_CUDA_OK(cudaDeviceSynchronize());
@@ -458,7 +511,7 @@ TEST_F(Device, SeveralStreamsAtOnce)
 TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
 {
   const unsigned n  = 123457;
-  const unsigned nf = 20000003; // for_each: the default policy steals, so each replay needs the cursor's reset
+  const unsigned nf = 20000003; // for_each: stolen tiles, so each replay needs the cursor's reset
   DeviceBuffer<unsigned> hits;
   DeviceBuffer<int> in;
   DeviceBuffer<long long> out;
@@ -473,7 +526,7 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   std::size_t fb = 0, rb = 0;
   DeviceBuffer<unsigned char> ft, rt;
   ASSERT_NO_FATAL_FAILURE(allocate_queried(ft, fb, [&](void* t, std::size_t& b) {
-    return ptxw::device::for_each_canceled(t, b, nf, count_hits{hits.get()});
+    return ptxw::device::for_each_canceled<stealing_selector>(t, b, nf, count_hits{hits.get()});
   }));
   ASSERT_NO_FATAL_FAILURE(allocate_queried(rt, rb, [&](void* t, std::size_t& b) {
     return ptxw::device::sum(t, b, in.get(), out.get(), n);
@@ -482,7 +535,8 @@ TEST_F(Device, GraphCaptureOfTheTwoPhaseCall)
   ASSERT_NO_FATAL_FAILURE(capture_and_replay(
     3,
     [&](cudaStream_t s) {
-      const cudaError_t f = ptxw::device::for_each_canceled(ft.get(), fb, nf, count_hits{hits.get()}, s);
+      const cudaError_t f =
+        ptxw::device::for_each_canceled<stealing_selector>(ft.get(), fb, nf, count_hits{hits.get()}, s);
       const cudaError_t r = ptxw::device::sum(rt.get(), rb, in.get(), out.get(), n, s);
       return f != cudaSuccess ? f : r;
     },

@@ -9,6 +9,8 @@
 #include <ptxw/device/policy.h>
 #include <ptxw/device/shape.h>
 
+#include <cuda/std/type_traits>
+
 PTXW_NAMESPACE_BEGIN
 namespace device::detail {
 // The ptxw::clc backend a policy names, and what it keeps per unit (ptxw/clc/backends.h).
@@ -30,26 +32,51 @@ inline constexpr bool claims_per_unit =
 template <int Threads, class Index, int Rank>
 struct tile_walk
 {
+  // The own rounds' arithmetic: 32 bits where the indices are of a signed 32-bit type, as CUB's
+  // offsets (n < 2^31, and the walk steps only to indices below n: none wraps), else 64.
+  using index_t = ::cuda::std::conditional_t<Rank == 1 && sizeof(Index) <= 4 && ::cuda::std::is_signed_v<Index>,
+                                             unsigned, unsigned long long>;
+
   const shape<Rank>& s;
-  unsigned long long n;
-  unsigned long long stride; // indices between two rounds of a tile: the grid's tiles x Threads
+  index_t n;
+  index_t stride; // indices between two rounds of a tile: the grid's tiles x Threads
   int own; // rounds each thread walks alone
   unsigned pool; // indices of the shared rounds
   unsigned* claims; // the CTA's counter of shared claims (shared memory)
   unsigned base = 0; // claims before this tile's
 
+  __device__ tile_walk(const shape<Rank>& s, unsigned long long n, unsigned long long tiles, int own, unsigned pool,
+                       unsigned* claims)
+      : s(s)
+      , n(static_cast<index_t>(n))
+      , stride(static_cast<index_t>(tiles * Threads))
+      , own(own)
+      , pool(pool)
+      , claims(claims)
+  {}
+
   template <class Op>
   __device__ void operator()(Op& op, dim3 block)
   {
-    const unsigned long long first = static_cast<unsigned long long>(block.x) * Threads;
-    unsigned long long i           = first + threadIdx.x;
-    for (int r = 0; r < own && i < n; ++r, i += stride)
+    const index_t first = static_cast<index_t>(block.x) * Threads;
+    index_t i           = first + threadIdx.x;
+    for (int r = 0; r < own && i < n; ++r)
     {
       invoke<Index>(op, s, i);
+      if (n - i <= stride)
+      {
+        break;
+      }
+      i += stride;
+    }
+    if (pool == 0) // no shared rounds: no claims (pool is the same in every tile of a launch)
+    {
+      return;
     }
     for (unsigned j; (j = atomicAdd(claims, 1u) - base) < pool;)
     {
-      if (const unsigned long long k = first + (own + j / Threads) * stride + j % Threads; k < n)
+      const unsigned long long k = first + static_cast<unsigned long long>(own + j / Threads) * stride + j % Threads;
+      if (k < n)
       {
         invoke<Index>(op, s, k);
       }
@@ -60,7 +87,9 @@ struct tile_walk
 
 // B: the policy's backend_id as an int (nvcc 13.0's host stub cannot name an enum value that is no
 // enumerator, as a backend added by a table row is). Occupancy: the policy's (0: ptxas chooses).
-template <int Threads, int Cluster, int B, int Occupancy, class Index, int Rank, class Op>
+// Steal false: a plain launch, a CTA per tile, no scheduler code in the kernel; Shares false: no
+// shared rounds, so no claims and no barrier either (the policy's shared_rounds is 0).
+template <int Threads, int Cluster, int B, int Occupancy, bool Steal, bool Shares, class Index, int Rank, class Op>
 __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_each_kernel(
   shape<Rank> s, unsigned long long n, int rounds, int shared, bool scheduled, Op op,
   clc::context<backend_t<clc::backend_id{B}>> ctx)
@@ -70,17 +99,24 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
   if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>())
   {
     __shared__ unsigned claims;
-    if (threadIdx.x == 0)
+    if (Shares && shared != 0) // the same in every CTA
     {
-      claims = 0;
+      if (threadIdx.x == 0)
+      {
+        claims = 0;
+      }
+      __syncthreads();
     }
-    __syncthreads();
-    tile_walk<Threads, Index, Rank> walk{s, n, static_cast<unsigned long long>(ctx.grid().x) * Threads, rounds - shared,
-                                         static_cast<unsigned>(shared) * Threads, &claims};
+    tile_walk<Threads, Index, Rank> walk(s, n, ctx.grid().x, rounds - shared,
+                                         Shares ? static_cast<unsigned>(shared) * Threads : 0u, &claims);
     auto tile = [&](dim3 block) {
       walk(op, block);
     };
-    if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
+    if constexpr (!Steal)
+    {
+      tile(blockIdx);
+    }
+    else if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
     {
       tile(blockIdx);
     }
@@ -121,6 +157,14 @@ struct for_each_plan
 constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
 {
   const unsigned long long r        = rows(p, n);
+  if (!p.steal) // every tile at once, of at most the policy's rounds
+  {
+    const unsigned long long most  = 0x7fffffffull / p.cluster;
+    const unsigned long long want  = (r / p.rounds + (r % p.rounds != 0) + p.cluster - 1) / p.cluster;
+    const unsigned long long units = want < most ? want : most;
+    const int rounds               = static_cast<int>(r / (units * p.cluster) + (r % (units * p.cluster) != 0));
+    return {units * p.cluster, units, rounds, rounds * p.shared_rounds / p.rounds};
+  }
   const unsigned long long per_wave = resident * p.cluster;                   // CTAs of a wave
   const unsigned long long wave     = per_wave * p.rounds;                    // rows of a wave at the policy's rounds
   const unsigned long long fewest   = r / wave + (r % wave != 0);             // waves within the policy's rounds
@@ -178,10 +222,10 @@ struct tile_schedule
 
 template <clc::backend_id B, int Sm>
 cudaError_t schedule_tiles(void* (&parts)[3], const for_each_plan& pl, unsigned cluster, unsigned long long resident,
-                           cudaStream_t stream, tile_schedule<B>& out)
+                           cudaStream_t stream, tile_schedule<B>& out, bool steal = true)
 {
   constexpr bool claims = claims_per_unit<B>;
-  out.scheduled         = claims || pl.units > resident;
+  out.scheduled         = steal && (claims || pl.units > resident);
   // Epoch 1 of the emulation finds claims of no launch: zeros.
   const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
                                        + pl.units * sizeof(::cuda::std::uint32_t)
@@ -202,7 +246,7 @@ cudaError_t schedule_tiles(void* (&parts)[3], const for_each_plan& pl, unsigned 
                                     0x9e3779b9u};
   constexpr clc::detail::backend_row row = clc::detail::row_for<backend_t<B>>(Sm);
   out.ctx      = clc::detail::make_context<backend_t<B>>(lp, row.id, nullptr);
-  out.launched = row.resident_prefix ? clc::detail::resident_prefix(grid, dim3(cluster), resident) : grid;
+  out.launched = steal && row.resident_prefix ? clc::detail::resident_prefix(grid, dim3(cluster), resident) : grid;
   return cudaSuccess;
 }
 
@@ -214,7 +258,8 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
 {
   constexpr for_each_policy p = policy_at<Selector>(I);
   constexpr auto* kernel =
-    for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), p.occupancy, Index, Rank, Op>;
+    for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), p.occupancy, p.steal,
+                    p.shared_rounds != 0, Index, Rank, Op>;
   unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
   if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
       err != cudaSuccess)
@@ -223,7 +268,8 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
   }
   const for_each_plan pl = plan(p, n, resident);
   tile_schedule<p.backend> t{};
-  if (const cudaError_t err = schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, p.cluster, resident, stream, t);
+  if (const cudaError_t err =
+        schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, p.cluster, resident, stream, t, p.steal);
       err != cudaSuccess)
   {
     return err;

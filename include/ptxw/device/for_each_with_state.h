@@ -84,8 +84,8 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
     auto body = [&](auto... index) {
       op(st, index...);
     };
-    tile_walk<Threads, Index, Rank> walk{s, n, static_cast<unsigned long long>(ctx.grid().x) * Threads, rounds - shared,
-                                         static_cast<unsigned>(shared) * Threads, &claims};
+    tile_walk<Threads, Index, Rank> walk(s, n, ctx.grid().x, rounds - shared, static_cast<unsigned>(shared) * Threads,
+                                         &claims);
     auto tile = [&](dim3 block) {
       walk(body, block);
     };

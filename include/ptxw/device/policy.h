@@ -53,7 +53,9 @@ struct compute_capability
 // (device/for_each_tiles.h). occupancy, where not 0, is the CTAs per SM the kernel is compiled for
 // (__launch_bounds__: registers for that many). backend: who hands the tiles out
 // (ptxw/clc/backends.h): automatic is the hardware's cluster launch control for code compiled for
-// sm_100 and newer and counter_t below; emulated the faithful emulation.
+// sm_100 and newer and counter_t below; emulated the faithful emulation. steal false: no stealing
+// between CTAs -- every tile of at most `rounds` rows is a CTA of one plain launch, placed by the
+// GPU's block scheduler as CUB's blocks are (waves and backend then play no part).
 struct for_each_policy
 {
   int block_threads;
@@ -63,6 +65,7 @@ struct for_each_policy
   int shared_rounds = 0;
   int waves         = 1;
   int occupancy     = 0;
+  bool steal        = true;
 };
 
 // reduce: blocks of block_threads threads, each thread loading items_per_thread items per step
@@ -85,7 +88,7 @@ struct drain_policy
 constexpr bool operator==(const for_each_policy& a, const for_each_policy& b)
 {
   return a.block_threads == b.block_threads && a.rounds == b.rounds && a.cluster == b.cluster && a.backend == b.backend
-      && a.shared_rounds == b.shared_rounds && a.waves == b.waves && a.occupancy == b.occupancy;
+      && a.shared_rounds == b.shared_rounds && a.waves == b.waves && a.occupancy == b.occupancy && a.steal == b.steal;
 }
 constexpr bool operator==(const reduce_policy& a, const reduce_policy& b)
 {
@@ -97,14 +100,16 @@ constexpr bool operator==(const drain_policy& a, const drain_policy& b)
 }
 
 // The defaults. for_each: chosen on an H100 on real work (the policy sweep of
-// benchmarks/device_real_work.cu, docs/device.md): the best worst case and geometric mean of its
-// policies; sm_100 and newer take the same values with the hardware's cluster launch control,
-// argued there and not measured (no such GPU). reduce and drain: measured on an H100 too.
+// benchmarks/device_real_work.cu, docs/device.md): a plain launch of one index a thread, the best
+// worst case and geometric mean of the sweep's 69 policies -- stealing tiles costs the kernel 16-26
+// registers there and lost to the GPU's block scheduler on every compute-bound workload. sm_100 and
+// newer take the same, not measured (no such GPU); a stealing policy is one template argument away.
+// reduce and drain: measured on an H100 too.
 struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {128, 8, 1, clc::backend_id::automatic, 4};
+    return {256, 1, 1, clc::backend_id::automatic, 0, 1, 0, false};
   }
 };
 struct reduce_selector

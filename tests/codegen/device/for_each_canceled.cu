@@ -1,4 +1,4 @@
-// ptxw::device::for_each_canceled's kernel (the default policy's 512 threads) built for sm_100a,
+// ptxw::device::for_each_canceled's stealing kernel (512 threads) built for sm_100a,
 // where the automatic scheduler is the hardware's: one try_cancel per tile (one UGETNEXTWORKID,
 // from the lane elect.sync picks: no BRA.U.ANY waterfall). Inside the tile, first a walk per
 // thread with no shared-memory claim, shuffle or vote: op's store is its only memory access. Then
@@ -21,7 +21,7 @@ struct mark
   }
 };
 
-template __global__ void ptxw::device::detail::for_each_kernel<512, 1, 0 /* automatic */, 0, unsigned, 1,
+template __global__ void ptxw::device::detail::for_each_kernel<512, 1, 0 /* automatic */, 0, true, true, unsigned, 1,
                                                                 mark>(
   ptxw::device::shape<1>, unsigned long long, int, int, bool, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
 
