@@ -80,7 +80,8 @@ protected:
   }
 };
 
-using Methods = ::testing::Types<tasks::stealing>;
+using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::ticket_ring>,
+                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
 TYPED_TEST_SUITE(TasksTree, Methods);
 
 // One root, a tree of about 10^4 tasks, the resident grid.
@@ -121,5 +122,50 @@ TYPED_TEST(TasksTree, FaultInjectedLaunches)
     this->run({{0, 0}}, 5, 64, 200, f, 16);
   }
   this->template run<32>({{0, 0}}, 5, 64, 200, tiny, 16);
+}
+} // namespace
+
+namespace {
+class TasksHost : public Gpu
+{};
+
+// R24: a grid over the resident count is refused on the host, with the resident count.
+TEST_F(TasksHost, R24GridOverResidencyIsRefused)
+{
+  tasks::pool_host<node, tasks::stealing> pool(16);
+  pool.seed(node{0, 0});
+  auto kernel        = tasks_test::run_tree<tasks::stealing, tasks::default_keep>;
+  const int resident = pool.resident_grid(kernel, 1024, 0);
+  try
+  {
+    pool.launch(tasks::blocks{resident + 1}, kernel, 1024, 0, 0, nullptr, nullptr, 0u);
+    FAIL() << "a grid over residency was launched";
+  }
+  catch (const std::runtime_error& e)
+  {
+    EXPECT_EQ(std::string(e.what()).rfind("ptxw: R24 resident workers:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(resident) + " resident"), std::string::npos) << e.what();
+  }
+}
+
+// R23: seeds beyond the capacity are refused at the launch that would place them.
+TEST_F(TasksHost, R23SeedsBeyondTheCapacityAreRefused)
+{
+  tasks::pool_host<node, tasks::lockfree_queue<tasks::ticket_ring>> pool(4);
+  pool.seed(std::vector<node>(5, node{0, 0}));
+  auto kernel = tasks_test::run_tree<tasks::lockfree_queue<tasks::ticket_ring>, tasks::default_keep>;
+  EXPECT_THROW(
+    {
+      try
+      {
+        pool.launch(tasks::blocks{1}, kernel, 64, 0, 0, nullptr, nullptr, 0u);
+      }
+      catch (const std::runtime_error& e)
+      {
+        EXPECT_EQ(std::string(e.what()).rfind("ptxw: R23 no overwrite: 5 seeds do not fit", 0), 0u) << e.what();
+        throw;
+      }
+    },
+    std::runtime_error);
 }
 } // namespace
