@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -20,7 +21,8 @@ template <class Method>
 class TasksTree : public Gpu
 {
 protected:
-  // Runs the tree under `roots` to max_depth, `launches` times, and checks every run.
+  // Runs the tree under `roots` to max_depth, `launches` times, and checks every run. Capacity:
+  // of the shared queues and lists; a deque gets at most 256.
   template <unsigned Keep = tasks::default_keep>
   void run(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, int launches,
            const tasks::faults& f = {}, int grid = 0, int threads = 64)
@@ -35,7 +37,8 @@ protected:
     PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
     PTXW_CUDA_OK(dropped.allocate_zeroed(1));
     ptxw::checked::diagnostics diag;
-    tasks::pool_host<node, Method> pool(capacity);
+    // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
+    tasks::pool_host<node, Method> pool(std::is_same_v<Method, tasks::stealing> && capacity > 256 ? 256 : capacity);
     pool.attach(diag.device_sink());
     pool.seed(roots);
     for (int launch = 0; launch < launches; ++launch)
@@ -84,16 +87,16 @@ using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::t
                                  tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
 TYPED_TEST_SUITE(TasksTree, Methods);
 
-// One root, a tree of about 10^4 tasks, the resident grid.
+// One root, a tree of 23987 tasks, the resident grid.
 TYPED_TEST(TasksTree, OneRootEveryTaskOnce)
 {
-  this->run({{0, 0}}, 8, 256, 3);
+  this->run({{0, 0}}, 10, 1u << 16, 3);
 }
 
 // Many roots (64 copies of one) spread over the queues, and a grid of one block (no thieves: the pool still ends).
 TYPED_TEST(TasksTree, ManyRootsAndOneBlock)
 {
-  this->run(std::vector<node>(64, node{0, 0}), 6, 4096, 2); // each id 64 times
+  this->run(std::vector<node>(64, node{0, 0}), 6, 1u << 16, 2); // each id 64 times
   this->run({{0, 0}}, 6, 4096, 2, {}, 1);
 }
 
@@ -119,9 +122,9 @@ TYPED_TEST(TasksTree, FaultInjectedLaunches)
   tiny.spurious_cas      = p30;
   for (const tasks::faults& f : {cas, delay, stall, steal})
   {
-    this->run({{0, 0}}, 5, 64, 200, f, 16);
+    this->run({{0, 0}}, 5, 256, 200, f, 16);
   }
-  this->template run<32>({{0, 0}}, 5, 64, 200, tiny, 16);
+  this->template run<32>({{0, 0}}, 5, 256, 200, tiny, 16);
 }
 } // namespace
 

@@ -154,7 +154,7 @@ struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   }
 };
 
-// A slot holds seed i or NIL.
+// Slot i serves position i (lap 0): seed i, or NIL.
 template <class T>
 struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
     : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>
@@ -163,7 +163,7 @@ struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
     this->place_with(seeds, stream, [](nil_cell<T>& c, std::size_t i, const T* seed) {
-      c.state = seed ? holds_task : nil;
+      c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
       c.e     = seed_entry(seed ? *seed : T{}, i);
     });
   }
