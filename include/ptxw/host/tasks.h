@@ -8,7 +8,7 @@
 //   pool.reset();                                                   // no seeds: ready for new ones
 //
 // Capacity units: tasks per block's deque (stealing), per list (static_list), in the one queue
-// (lockfree_queue, locked_queue), rounded up to a power of two. Each launch starts from the seeds (live = their number) and
+// (lockfree_queue, locked_queue), rounded up to a power of two (at least 2). Each launch starts from the seeds (live = their number) and
 // zeroed counters. The grid is every block resident at once, or fewer: workers wait for each
 // other's tasks, so a block that is not resident could make the others wait forever -- a grid over
 // residency is refused (R24), and the launch is cooperative, which the driver refuses over
@@ -121,7 +121,9 @@ struct shared_queue_host
       refuse_seeds(seeds.size(), capacity, "into the queue");
     }
     queue_ends e{};
-    e.tail = seeds.size();
+    e.tail  = seeds.size();
+    e.count = static_cast<long long>(seeds.size());
+    e.size  = static_cast<long long>(seeds.size());
     std::vector<Cell> staged(capacity);
     for (std::size_t i = 0; i < capacity; ++i)
     {
@@ -253,11 +255,11 @@ class pool_host
   detail::device_array<pool_state> state_;
   std::optional<detail::tasks::host_memory<T, Method>> memory_;
 
-  // Rounded up to a power of two: a queue's slot is a position's low bits.
+  // Rounded up to a power of two, at least 2: a queue's slot is a position's low bits.
   std::uint32_t capacity() const
   {
     const std::size_t asked = faults_.capacity != 0 ? faults_.capacity : capacity_;
-    std::uint32_t c         = 1;
+    std::uint32_t c         = 2; // a ring needs two slots: "taken" and "published" differ
     while (c < asked)
     {
       c *= 2;
