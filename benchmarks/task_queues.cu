@@ -280,7 +280,8 @@ int main()
     [&] { return pairs_us(nil, push_take_pairs<tasks::lockfree_queue<tasks::nil_slots>>); },
     [&] { return pairs_us(locked, push_take_pairs<tasks::locked_queue>); });
   PTXW_BENCH_CHECK(cudaGetLastError());
-  std::printf("each queue alone: %d leaders x %d (push + take)        time   pairs/s   / counter (1 leader per block)\n",
+  std::printf("each queue alone: %d leaders x %d (push + take)        time   pairs/s   / counter (1 leader per "
+              "block)\n",
               grid, pairs_per_leader);
   const char* queue_names[] = {"stealing (own deque: push, publish, pop)", ring.name, nil.name, locked.name};
   for (int i = 0; i < 4; ++i)
@@ -338,7 +339,8 @@ int main()
     for (bool fence : {false, true})
     {
       PTXW_BENCH_CHECK(cudaMemset(words.get(), 0, static_cast<std::size_t>(sb_pairs) * 2 * stride * sizeof(long long)));
-      PTXW_BENCH_CHECK(cudaMemset(results.get(), 0, static_cast<std::size_t>(sb_pairs) * 2 * sb_iters * sizeof(long long)));
+      PTXW_BENCH_CHECK(
+        cudaMemset(results.get(), 0, static_cast<std::size_t>(sb_pairs) * 2 * sb_iters * sizeof(long long)));
       PTXW_BENCH_CHECK(cudaMemset(both_old.get(), 0, sizeof(unsigned long long)));
       store_buffering<<<2 * sb_pairs, 32>>>(words.get(), results.get(), sb_iters, stride, both_old.get(), fence);
       std::printf("x, y %8lld B apart, %-18s %llu of %d\n", stride * 8, fence ? "fence.sc between:" : "no fence:",

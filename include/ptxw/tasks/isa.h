@@ -73,19 +73,31 @@ __device__ bool cas(W* a, W expected, W desired)
   W old;
   if constexpr (sizeof(W) == 4 && AcqRel)
   {
-    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(a), "r"(expected), "r"(desired)
+                 : "memory");
   }
   else if constexpr (sizeof(W) == 4)
   {
-    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(a), "r"(expected), "r"(desired)
+                 : "memory");
   }
   else if constexpr (AcqRel)
   {
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(a), "l"(expected), "l"(desired)
+                 : "memory");
   }
   else
   {
-    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(a), "l"(expected), "l"(desired)
+                 : "memory");
   }
   return old == expected;
 }
