@@ -53,6 +53,18 @@ __global__ void pushes_beyond_the_reservation(tasks::pool<job, method> p, unsign
   }
 }
 
+// R21: a fork whose reservation ends without retire (the task is retired without it).
+__global__ void drops_a_fork(tasks::pool<job, method> p)
+{
+  __shared__ tasks::worker_slot<job, method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    auto kids = w.fork(t, 3);
+    w.retire(std::move(t)); // R21: `kids` ends unretired
+  }
+}
+
 // R22: a second owner end of the block's deque.
 __global__ void joins_twice(tasks::pool<job, method> p)
 {
@@ -192,6 +204,20 @@ TEST_F(TasksChecked, R21PushBeyondTheReservation)
   EXPECT_EQ(k[0], 1u) << "the refused child was kept instead";
   EXPECT_EQ(pool.stats().tasks_run, 3u) << "the root, its pushed child and the kept one";
   EXPECT_EQ(pool.stats().live, 0u);
+}
+
+TEST_F(TasksChecked, R21ForkEndedWithoutRetire)
+{
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{2}, drops_a_fork, 64, 0, 0);
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exact_termination)) << ptxw::checked::describe(all[0]);
+  EXPECT_EQ(all[0].phase, 3u) << "the reservation";
 }
 
 TEST_F(TasksChecked, R22SecondOwnerOfADeque)
