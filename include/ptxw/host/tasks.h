@@ -243,7 +243,9 @@ struct blocks
 // What pool_host::stats() reads back after a launch.
 struct pool_stats : counters
 {
-  unsigned long long max_occupancy; // the most tasks any one queue held
+  // The most tasks any one queue held: stealing, an upper bound (bottom less a top read earlier,
+  // at each publication); the shared queues and lists, sampled at every 64th push.
+  unsigned long long max_occupancy;
   unsigned long long live; // 0 after a launch that finished
 };
 

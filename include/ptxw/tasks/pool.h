@@ -45,7 +45,7 @@ struct alignas(128) pool_state
   ::cuda::std::uint32_t tag; // detail::tasks::pool_tag once initialised (R17)
   ::cuda::std::uint32_t queues; // deques (stealing: the grid's blocks); 1 for the shared queues
   unsigned long long next_id; // checked mode: the id of the next pushed task (seeds: 0..n-1)
-  unsigned long long max_occupancy; // the largest occupancy any queue reached
+  unsigned long long max_occupancy; // the largest occupancy any queue reached (pool_stats says how measured)
   counters sum;
 };
 } // namespace tasks
