@@ -129,8 +129,68 @@ TYPED_TEST(TasksTree, FaultInjectedLaunches)
 } // namespace
 
 namespace {
+// Every block first steals once from block 0's deque through a thief end, then runs the tree.
+__global__ void steal_first(tasks::pool<node, tasks::stealing> p, unsigned* counts, unsigned* stolen, unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, tasks::stealing, 32> slot;
+  auto w   = p.join(slot);
+  auto run = [&](tasks::task<node>&& t) {
+    const node n = *t;
+    auto kids    = w.fork(t, tasks_test::kBranching);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+    }
+    if (threadIdx.x < tasks_test::children(n.id, n.depth, max_depth))
+    {
+      const node c{tasks_test::kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == tasks::push_result::full)
+      {
+        (void) kids.keep(c); // Keep = 32 holds a depth-first path of this tree
+      }
+    }
+    w.retire(static_cast<tasks::task<node>&&>(t), static_cast<tasks::forked<node, tasks::stealing>&&>(kids));
+  };
+  if (auto t = w.victim(0).steal())
+  {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(stolen, 1u);
+    }
+    run(static_cast<tasks::task<node>&&>(t));
+  }
+  while (auto t = w.next())
+  {
+    run(static_cast<tasks::task<node>&&>(t));
+  }
+}
+
 class TasksHost : public Gpu
 {};
+
+// A thief end steals: the seeds of block 0's deque are taken by thief ends (and by block 0's
+// own next()), each task still once.
+TEST_F(TasksHost, ThiefEndSteals)
+{
+  const std::vector<node> roots(8, node{0, 0});
+  const std::vector<unsigned> expected = tasks_test::expected_counts(roots, 4);
+  DeviceBuffer<unsigned> counts, stolen;
+  PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+  PTXW_CUDA_OK(stolen.allocate_zeroed(1));
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<node, tasks::stealing> pool(64);
+  pool.attach(diag.device_sink());
+  pool.seed(roots);
+  pool.launch(tasks::blocks{1}, steal_first, 64, 0, 0, counts.get(), stolen.get(), 4u); // all 8 in deque 0
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> got, s;
+  PTXW_CUDA_OK(counts.download(got));
+  PTXW_CUDA_OK(stolen.download(s));
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(s[0], 1u) << "the one block stole one seed from its own deque";
+  EXPECT_EQ(pool.stats().steals_won, 1u);
+  EXPECT_EQ(diag.count(), 0u);
+}
 
 // R24: a grid over the resident count is refused on the host, with the resident count.
 TEST_F(TasksHost, R24GridOverResidencyIsRefused)
