@@ -5,7 +5,8 @@
 // 1. Throughput: binary trees of 2^18 empty tasks (64 roots, depth 11) run by every method on the
 //    resident grid of 128-thread blocks; each task is one dequeue (next) and up to two enqueues
 //    (push). Against it, the raw contended atom.add counter on one address: by one thread per
-//    block of the same grid (what each queue operation's leader is), and by every thread.
+//    block of the same grid (what each queue operation's leader is), by every thread, and by one
+//    thread per block that waits for each result before the next atomic (a queue's steps do).
 //    And each queue alone: every block's leader pushes one task and takes one, repeatedly (an
 //    enqueue + dequeue pair; the deque: its owner's push, publish and pop).
 // 2. Latency: a steal (ld.acquire top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's
@@ -57,8 +58,10 @@ __global__ void binary_tree(tasks::pool<job, Method> p, unsigned* dropped)
   }
 }
 
-// `iters` fetch-and-adds on one counter by thread 0 of every block, or by every thread.
-__global__ void contended_add(unsigned long long* counter, unsigned long long* sink, int iters, bool every_thread)
+// `iters` fetch-and-adds on one counter by thread 0 of every block, or by every thread; where
+// `dependent`, each waits for the one before (its value feeds the next), as a queue's steps do.
+__global__ void contended_add(unsigned long long* counter, unsigned long long* sink, int iters, bool every_thread,
+                              bool dependent = false)
 {
   if (!every_thread && threadIdx.x != 0)
   {
@@ -67,7 +70,7 @@ __global__ void contended_add(unsigned long long* counter, unsigned long long* s
   unsigned long long acc = 0;
   for (int i = 0; i < iters; ++i)
   {
-    acc += atomicAdd(counter, 1ull);
+    acc += atomicAdd(counter, dependent ? 1ull + (acc >> 63) : 1ull);
   }
   if (acc == 42)
   {
@@ -238,10 +241,14 @@ int main()
     3, [&] { return stealing.us(); }, [&] { return ring.us(); }, [&] { return nil.us(); },
     [&] { return locked.us(); }, [&] { return list.us(); },
     [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false); }); },
-    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, true); }); });
+    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, true); }); },
+    [&] {
+      return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false, true); });
+    });
   PTXW_BENCH_CHECK(cudaGetLastError());
   const double leader_ops = static_cast<double>(grid) * leader_iters / best[5] * 1e6;
   const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[6] * 1e6;
+  const double chain_ops  = static_cast<double>(grid) * leader_iters / best[7] * 1e6;
   std::printf("grid %d blocks (resident)                time      tasks/s   / counter (1 leader per block)   "
               "steals won   failed CAS   max occupancy\n",
               grid);
@@ -255,8 +262,10 @@ int main()
   }
   std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[5],
               leader_ops, leader_iters);
-  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n\n", "atom.add counter, every thread", best[6], thread_ops,
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n", "atom.add counter, every thread", best[6], thread_ops,
               thread_iters);
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader, each waiting for the last)\n\n",
+              "atom.add counter, 1 leader, dependent", best[7], chain_ops, leader_iters);
 
   // 1b. Each queue alone.
   const int pairs_per_leader = 100;
