@@ -18,12 +18,12 @@
 #pragma once
 
 #include <ptxw/tasks/checks.h>
-
 #include <ptxw/tasks/isa.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// One deque's ends, top and bottom on different 64-byte lines: thieves CAS top, the owner stores bottom.
+// One deque's ends, top and bottom 64 bytes apart in one 128-byte line: thieves CAS top, the owner
+// stores bottom.
 struct alignas(128) deque_ends
 {
   long long top;
@@ -67,9 +67,15 @@ struct backend<T, ::ptxw::tasks::stealing>
                         + (static_cast<::cuda::std::uint32_t>(i) & (p.mem_.capacity - 1))];
   }
 
+  // The calling block's deque.
+  __device__ static ::cuda::std::uint32_t own_queue()
+  {
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  }
+
   __device__ static void open(const pool_t& p, local& l)
   {
-    l.queue  = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    l.queue  = own_queue();
     l.queues = p.state_->queues;
     l.rng    = (p.faults_.seed ^ (l.queue * 0x9E37'79B9u)) | 1u;
     deque_ends& d = p.mem_.ends[l.queue];
@@ -184,9 +190,8 @@ struct backend<T, ::ptxw::tasks::stealing>
     {
       return false;
     }
-    const ::cuda::std::uint32_t queue = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    entry<T>& e                       = slot(p, queue, r.base + k);
-    e.value                           = child;
+    entry<T>& e = slot(p, own_queue(), r.base + k);
+    e.value     = child;
     mark_pushed(e, p.state_);
     return true;
   }

@@ -7,9 +7,8 @@
 
 #include <ptxw/detail/claim.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/tasks/task.h>
-
 #include <ptxw/tasks/isa.h>
+#include <ptxw/tasks/task.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
@@ -185,38 +184,42 @@ class owner_end
   __device__ void lead_next(record& r)
   {
     slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
-    r.present = 1;
     if (slot_->kept_count_ != 0)
     {
       r.value = slot_->kept_[--slot_->kept_count_];
-      r.id    = ~0ull;
+      lead_took(r, ~0ull);
+      return;
     }
-    else
+    detail::tasks::entry<T> e;
+    unsigned long long since = 0;
+    for (unsigned backoff = 32;; backoff = backoff < 4096u ? 2 * backoff : backoff)
     {
-      detail::tasks::entry<T> e;
-      unsigned long long since = 0;
-      for (unsigned backoff = 32;; backoff = backoff < 4096u ? 2 * backoff : backoff)
+      const detail::tasks::taken k = backend::take(pool_, local_, e, counts_);
+      if (k == detail::tasks::taken::got)
       {
-        const detail::tasks::taken k = backend::take(pool_, local_, e, counts_);
-        if (k == detail::tasks::taken::got)
-        {
-          break;
-        }
-        const unsigned long long live =
-          k == detail::tasks::taken::none ? detail::tasks::isa::ld_acquire(&pool_.state_->live) : 0;
-        if (live == 0 || !detail::tasks::may_wait(since, live, pool_.sink_))
-        {
-          r.present = 0;
-          return;
-        }
-        __nanosleep(backoff);
+        break;
       }
-      r.value.store(e.value);
-      r.id = detail::tasks::id_of(e);
+      const unsigned long long live =
+        k == detail::tasks::taken::none ? detail::tasks::isa::ld_acquire(&pool_.state_->live) : 0;
+      if (live == 0 || !detail::tasks::may_wait(since, live, pool_.sink_))
+      {
+        r.present = 0;
+        return;
+      }
+      __nanosleep(backoff);
     }
+    r.value.store(e.value);
+    lead_took(r, detail::tasks::id_of(e));
+  }
+
+  // The leader, where a task was taken into r.value: the rest of the record.
+  __device__ void lead_took(record& r, unsigned long long id)
+  {
+    r.present = 1;
+    r.id      = id;
+    r.where   = backend::reserve(pool_, local_);
+    r.kept    = slot_->kept_count_;
     ++counts_.tasks_run;
-    r.where = backend::reserve(pool_, local_);
-    r.kept  = slot_->kept_count_;
   }
 
   // Every thread: the record the leader wrote, as a ticket.
@@ -256,14 +259,11 @@ class owner_end
     {
       slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
       detail::tasks::entry<T> e;
-      r.present = backend::steal(pool_, local_, victim, e, counts_) ? 1u : 0u;
-      if (r.present != 0)
+      r.present = 0;
+      if (backend::steal(pool_, local_, victim, e, counts_))
       {
         r.value.store(e.value);
-        r.id = detail::tasks::id_of(e);
-        ++counts_.tasks_run;
-        r.where = backend::reserve(pool_, local_);
-        r.kept  = slot_->kept_count_;
+        lead_took(r, detail::tasks::id_of(e));
       }
     }
     __syncthreads();
