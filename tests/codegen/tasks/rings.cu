@@ -1,0 +1,107 @@
+// The shared queues' publication order (R25), per operation, in the PTX and the SASS --
+//   ticket_ring push: the entry's store, then st.release of the slot's sequence -- MEMBAR.ALL.GPU
+//         between the STG of the entry and the STG of the sequence; take: ld.acquire of the
+//         sequence (LDG + CCTL.IVALL) before the entry's load, st.release of the sequence after it;
+//   nil_slots push: atom.acq_rel.cas NIL -> WRITING, the entry, st.release TASK; take: the CAS
+//         TASK -> READING before the entry's load, st.release NIL of the next lap after it.
+// REQUIRES: target-sm_90a
+// RUN: %ptxw-compile %s -o %t
+// RUN: %ptx-check %s --input-file=%t.ptx
+// RUN: %sass-check %s --input-file=%t.sass
+
+#include <ptxw/tasks.h>
+
+using ring = ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>;
+using nil  = ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>;
+
+template <class Method>
+__device__ void push_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned child, unsigned* out)
+{
+  using backend = ptxw::detail::tasks::backend<unsigned, Method>;
+  *out          = backend::push(p, {}, 0, child);
+}
+
+template <class Method>
+__device__ void take_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned* out)
+{
+  using backend = ptxw::detail::tasks::backend<unsigned, Method>;
+  typename backend::local l{};
+  ptxw::detail::tasks::entry<unsigned> e;
+  ptxw::tasks::counters c{};
+  if (backend::take(p, l, e, c) == ptxw::detail::tasks::taken::got)
+  {
+    *out = e.value;
+  }
+}
+
+extern "C" __global__ void ptxw_ring_push(ptxw::tasks::pool<unsigned, ring> p, unsigned child, unsigned* out)
+{
+  push_one(p, child, out);
+}
+extern "C" __global__ void ptxw_ring_take(ptxw::tasks::pool<unsigned, ring> p, unsigned* out)
+{
+  take_one(p, out);
+}
+extern "C" __global__ void ptxw_nil_push(ptxw::tasks::pool<unsigned, nil> p, unsigned child, unsigned* out)
+{
+  push_one(p, child, out);
+}
+extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, unsigned* out)
+{
+  take_one(p, out);
+}
+
+// PTX-LABEL: .entry ptxw_ring_push(
+// PTX:       ld.acquire.gpu.global.b64
+// PTX:       st.global.u32
+// PTX-NOT:   {{ld\.|atom}}
+// PTX:       st.release.gpu.global.b64
+// PTX-LABEL: .entry ptxw_ring_take(
+// PTX:       ld.acquire.gpu.global.b64
+// PTX-NOT:   st.
+// PTX:       ld.global.u32
+// PTX-NOT:   {{ld\.|atom}}
+// PTX:       st.release.gpu.global.b64
+// PTX-LABEL: .entry ptxw_nil_push(
+// PTX:       atom.acq_rel.gpu.global.cas.b32
+// PTX-NOT:   {{ld\.|atom}}
+// PTX:       st.global.u32
+// PTX-NOT:   {{ld\.|atom}}
+// PTX:       st.release.gpu.global.b32
+// PTX-LABEL: .entry ptxw_nil_take(
+// PTX:       atom.acq_rel.gpu.global.cas.b32
+// PTX-NOT:   st.
+// PTX:       ld.global.u32
+// PTX-NOT:   {{ld\.|atom}}
+// PTX:       st.release.gpu.global.b32
+
+// SASS-LABEL: Function : ptxw_ring_push
+// SASS:       STG.E desc
+// SASS-NOT:   {{STG|ATOMG|RED}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NOT:   {{LDG|ATOMG}}
+// SASS:       STG.E.64.STRONG.GPU
+// SASS-LABEL: Function : ptxw_ring_take
+// SASS:       LDG.E.64.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS:       LDG.E R{{[0-9]+}}, desc
+// SASS-NOT:   STG
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NOT:   {{LDG|ATOMG}}
+// SASS:       STG.E.64.STRONG.GPU
+// SASS-LABEL: Function : ptxw_nil_push
+// SASS:       ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS:       STG.E desc
+// SASS-NOT:   {{STG|ATOMG}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NOT:   {{LDG|ATOMG}}
+// SASS:       STG.E.STRONG.GPU
+// SASS-LABEL: Function : ptxw_nil_take
+// SASS:       ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS:       LDG.E R{{[0-9]+}}, desc
+// SASS-NOT:   STG
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NOT:   {{LDG|ATOMG}}
+// SASS:       STG.E.STRONG.GPU

@@ -1,0 +1,234 @@
+// Every task-pool method on trees of tasks whose exact set is known (tasks_tree.h): each task runs
+// exactly once, the pool finishes (next() empty only when no task is live), the statistics agree.
+// Then the same under injected faults -- spurious CAS failures, delayed publication, an owner
+// stalled between its bottom store and its fence, every task stolen, tiny queues -- over 1000
+// small launches per method: 0 lost, 0 run twice.
+#include <ptxw/host/tasks.h>
+
+#include "gpu.h"
+#include "tasks_tree.h"
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+using tasks_test::node;
+namespace tasks = ptxw::tasks;
+
+template <class Method>
+class TasksTree : public Gpu
+{
+protected:
+  // Runs the tree under `roots` to max_depth, `launches` times, and checks every run. Capacity:
+  // of the shared queues and lists; a deque gets at most 256.
+  template <unsigned Keep = tasks::default_keep>
+  void run(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, int launches,
+           const tasks::faults& f = {}, int grid = 0, int threads = 64)
+  {
+    const std::vector<unsigned> expected = tasks_test::expected_counts(roots, max_depth);
+    unsigned long long total = 0;
+    for (unsigned c : expected)
+    {
+      total += c;
+    }
+    DeviceBuffer<unsigned> counts, dropped;
+    PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+    PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+    ptxw::checked::diagnostics diag;
+    // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
+    tasks::pool_host<node, Method> pool(std::is_same_v<Method, tasks::stealing> && capacity > 256 ? 256 : capacity);
+    pool.attach(diag.device_sink());
+    pool.seed(roots);
+    for (int launch = 0; launch < launches; ++launch)
+    {
+      tasks::faults fl = f;
+      fl.seed          = f.seed + 7919u * static_cast<unsigned>(launch);
+      pool.inject(fl);
+      PTXW_CUDA_OK(counts.fill_bytes(0));
+      auto kernel = tasks_test::run_tree<Method, Keep>;
+      if (grid == 0)
+      {
+        pool.launch(kernel, threads, 0, 0, counts.get(), dropped.get(), max_depth);
+      }
+      else
+      {
+        pool.launch(tasks::blocks{grid}, kernel, threads, 0, 0, counts.get(), dropped.get(), max_depth);
+      }
+      PTXW_LAUNCH_OK();
+      std::vector<unsigned> got, drops;
+      PTXW_CUDA_OK(counts.download(got));
+      PTXW_CUDA_OK(dropped.download(drops));
+      ASSERT_EQ(drops[0], 0u) << "children neither pushed nor kept, launch " << launch;
+      std::size_t lost = 0, twice = 0;
+      for (std::size_t id = 0; id < got.size(); ++id)
+      {
+        lost += got[id] < expected[id];
+        twice += got[id] > expected[id];
+      }
+      ASSERT_EQ(lost, 0u) << "tasks lost, launch " << launch << " of " << launches;
+      ASSERT_EQ(twice, 0u) << "tasks run twice, launch " << launch << " of " << launches;
+      const tasks::pool_stats s = pool.stats();
+      ASSERT_EQ(s.tasks_run, total) << "launch " << launch;
+      ASSERT_EQ(s.live, 0u);
+      ASSERT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
+      if (launch == 0)
+      {
+        std::printf("  %llu tasks, %llu steals tried, %llu won, %llu failed CAS, %llu kept, %llu full, max "
+                    "occupancy %llu\n",
+                    s.tasks_run, s.steals_tried, s.steals_won, s.failed_cas, s.kept, s.full, s.max_occupancy);
+      }
+    }
+  }
+};
+
+using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::ticket_ring>,
+                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
+TYPED_TEST_SUITE(TasksTree, Methods);
+
+// One root, a tree of 23987 tasks, the resident grid.
+TYPED_TEST(TasksTree, OneRootEveryTaskOnce)
+{
+  this->run({{0, 0}}, 10, 1u << 16, 3);
+}
+
+// Many roots (64 copies of one) spread over the queues, and a grid of one block (no thieves: the pool still ends).
+TYPED_TEST(TasksTree, ManyRootsAndOneBlock)
+{
+  this->run(std::vector<node>(64, node{0, 0}), 6, 1u << 16, 2); // each id 64 times
+  this->run({{0, 0}}, 6, 4096, 2, {}, 1);
+}
+
+// Queues of capacity 2 (the least): most pushes are full, their children kept and run by the pushing block.
+TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
+{
+  tasks::faults f{};
+  f.capacity = 2;
+  this->template run<32>({{0, 0}}, 6, 256, 3, f);
+}
+
+// >= 1000 fault-injected launches of small trees: spurious CAS failures (p = 0.3), delayed
+// publication, stalled owners, every task stolen, tiny queues -- 0 lost, 0 run twice.
+TYPED_TEST(TasksTree, FaultInjectedLaunches)
+{
+  const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
+  tasks::faults cas{}, delay{}, stall{}, steal{}, tiny{};
+  cas.spurious_cas       = p30;
+  delay.publish_delay_ns = 2000;
+  stall.owner_stall_ns   = 2000;
+  steal.steal_only       = 1;
+  tiny.capacity          = 2;
+  tiny.spurious_cas      = p30;
+  for (const tasks::faults& f : {cas, delay, stall, steal})
+  {
+    this->run({{0, 0}}, 5, 256, 200, f, 16);
+  }
+  this->template run<32>({{0, 0}}, 5, 256, 200, tiny, 16);
+}
+} // namespace
+
+namespace {
+// Every block first steals once from block 0's deque through a thief end, then runs the tree.
+__global__ void steal_first(tasks::pool<node, tasks::stealing> p, unsigned* counts, unsigned* stolen, unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, tasks::stealing, 32> slot;
+  auto w   = p.join(slot);
+  auto run = [&](tasks::task<node>&& t) {
+    const node n = *t;
+    auto kids    = w.fork(t, tasks_test::kBranching);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+    }
+    if (threadIdx.x < tasks_test::children(n.id, n.depth, max_depth))
+    {
+      const node c{tasks_test::kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == tasks::push_result::full)
+      {
+        (void) kids.keep(c); // Keep = 32 holds a depth-first path of this tree
+      }
+    }
+    w.retire(static_cast<tasks::task<node>&&>(t), static_cast<tasks::forked<node, tasks::stealing>&&>(kids));
+  };
+  if (auto t = w.victim(0).steal())
+  {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(stolen, 1u);
+    }
+    run(static_cast<tasks::task<node>&&>(t));
+  }
+  while (auto t = w.next())
+  {
+    run(static_cast<tasks::task<node>&&>(t));
+  }
+}
+
+class TasksHost : public Gpu
+{};
+
+// A thief end steals: the seeds of block 0's deque are taken by thief ends (and by block 0's
+// own next()), each task still once.
+TEST_F(TasksHost, ThiefEndSteals)
+{
+  const std::vector<node> roots(8, node{0, 0});
+  const std::vector<unsigned> expected = tasks_test::expected_counts(roots, 4);
+  DeviceBuffer<unsigned> counts, stolen;
+  PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+  PTXW_CUDA_OK(stolen.allocate_zeroed(1));
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<node, tasks::stealing> pool(64);
+  pool.attach(diag.device_sink());
+  pool.seed(roots);
+  pool.launch(tasks::blocks{1}, steal_first, 64, 0, 0, counts.get(), stolen.get(), 4u); // all 8 in deque 0
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> got, s;
+  PTXW_CUDA_OK(counts.download(got));
+  PTXW_CUDA_OK(stolen.download(s));
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(s[0], 1u) << "the one block stole one seed from its own deque";
+  EXPECT_EQ(pool.stats().steals_won, 1u);
+  EXPECT_EQ(diag.count(), 0u);
+}
+
+// R24: a grid over the resident count is refused on the host, with the resident count.
+TEST_F(TasksHost, R24GridOverResidencyIsRefused)
+{
+  tasks::pool_host<node, tasks::stealing> pool(16);
+  pool.seed(node{0, 0});
+  auto kernel        = tasks_test::run_tree<tasks::stealing, tasks::default_keep>;
+  const int resident = pool.resident_grid(kernel, 1024, 0);
+  try
+  {
+    pool.launch(tasks::blocks{resident + 1}, kernel, 1024, 0, 0, nullptr, nullptr, 0u);
+    FAIL() << "a grid over residency was launched";
+  }
+  catch (const std::runtime_error& e)
+  {
+    EXPECT_EQ(std::string(e.what()).rfind("ptxw: R24 resident workers:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(resident) + " resident"), std::string::npos) << e.what();
+  }
+}
+
+// R23: seeds beyond the capacity are refused at the launch that would place them.
+TEST_F(TasksHost, R23SeedsBeyondTheCapacityAreRefused)
+{
+  tasks::pool_host<node, tasks::lockfree_queue<tasks::ticket_ring>> pool(4);
+  pool.seed(std::vector<node>(5, node{0, 0}));
+  auto kernel = tasks_test::run_tree<tasks::lockfree_queue<tasks::ticket_ring>, tasks::default_keep>;
+  EXPECT_THROW(
+    {
+      try
+      {
+        pool.launch(tasks::blocks{1}, kernel, 64, 0, 0, nullptr, nullptr, 0u);
+      }
+      catch (const std::runtime_error& e)
+      {
+        EXPECT_EQ(std::string(e.what()).rfind("ptxw: R23 no overwrite: 5 seeds do not fit", 0), 0u) << e.what();
+        throw;
+      }
+    },
+    std::runtime_error);
+}
+} // namespace
