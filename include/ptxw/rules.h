@@ -26,6 +26,12 @@
 #define PTXW_RULE_R17 (17, initialised, "initialised", "a ticket or queue whose memory was not initialised")
 #define PTXW_RULE_R18 (18, in_range, "in range", "a count beyond its type, a queue beyond its capacity, a batch outside [1, 32]")
 #define PTXW_RULE_R19 (19, one_item_at_a_time, "one item at a time", "the read of no item, or of an item no longer current")
+#define PTXW_RULE_R20 (20, exactly_once, "exactly once", "a task lost (its ticket ended unretired) or taken twice")
+#define PTXW_RULE_R21 (21, exact_termination, "exact termination", "a child not counted before its parent retires: more pushes than the fork reserved")
+#define PTXW_RULE_R22 (22, owner_and_thief, "owner and thief", "a pop from a thief end, or a second owner of one deque")
+#define PTXW_RULE_R23 (23, no_overwrite, "no overwrite", "a push into a full queue whose result is not looked at")
+#define PTXW_RULE_R24 (24, resident_workers, "resident workers", "a grid of more workers than are resident, or a wait for work that outlives its bound")
+#define PTXW_RULE_R25 (25, published_before_read, "published before read", "a task read before the write of it was published")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
@@ -46,7 +52,13 @@
   PTXW_APPLY(X, PTXW_RULE_R16)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R17)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R18)                                                                                      \
-  PTXW_APPLY(X, PTXW_RULE_R19)
+  PTXW_APPLY(X, PTXW_RULE_R19)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R20)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R21)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R22)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R23)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R24)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R25)
 
 #define PTXW_APPLY(macro, args) macro args
 

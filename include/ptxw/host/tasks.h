@@ -1,0 +1,261 @@
+// ptxw/host/tasks.h: the host side of ptxw/tasks.h -- a task pool's memory, its seeds, its
+// co-resident launch and its statistics.
+//
+//   ptxw::tasks::pool_host<node, ptxw::tasks::stealing> pool(256);  // capacity (see the method's unit)
+//   pool.seed(root);                                                // or seed(vector), seed(span)
+//   pool.launch(build<ptxw::tasks::stealing>, 256, 0, stream, out);  // the resident grid, cooperative
+//   auto s = pool.stats();                                          // synchronises
+//   pool.reset();                                                   // no seeds: ready for new ones
+//
+// Capacity units: tasks per block's deque (stealing), per list (static_list), in the one queue
+// (lockfree_queue, locked_queue). Each launch starts from the seeds (live = their number) and
+// zeroed counters. The grid is every block resident at once, or fewer: workers wait for each
+// other's tasks, so a block that is not resident could make the others wait forever -- a grid over
+// residency is refused (R24), and the launch is cooperative, which the driver refuses over
+// residency too. Errors are std::runtime_error("ptxw: ..."); the seeds beyond a capacity are R23.
+#pragma once
+
+#include <ptxw/host/checked.h>
+#include <ptxw/host/device_array.h>
+#include <ptxw/tasks.h>
+
+#include <cuda/std/span>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// A method's device memory, owned (one specialisation per method, below).
+template <class T, class Method>
+struct host_memory;
+
+template <class T>
+entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
+{
+  entry<T> e{};
+#if PTXW_CHECKED
+  e.id    = id;
+  e.taken = 0;
+#endif
+  e.value = v;
+  return e;
+}
+
+inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
+{
+  throw std::runtime_error(std::string(PTXW_RULE(R23)) + std::to_string(seeds) + " seeds do not fit " + where
+                           + ", which holds " + std::to_string(room));
+}
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::stealing>
+{
+  using memory = typename backend<T, ::ptxw::tasks::stealing>::memory;
+  std::uint32_t queues, capacity;
+  device_array<deque_ends> ends;
+  device_array<entry<T>> slots;
+
+  host_memory(std::uint32_t grid, std::uint32_t cap)
+      : queues(grid)
+      , capacity(cap)
+      , ends(grid, "allocating a task pool's deques")
+      , slots(std::size_t(grid) * cap, "allocating a task pool's deques")
+  {}
+
+  // Seed i goes to deque i % queues, as its (i / queues)-th task.
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    const std::size_t rows = (seeds.size() + queues - 1) / queues;
+    if (rows > capacity)
+    {
+      refuse_seeds(seeds.size(), std::size_t(queues) * capacity, "into the grid's deques");
+    }
+    std::vector<deque_ends> e(queues, deque_ends{});
+    std::vector<entry<T>> staged(rows * queues);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+    {
+      staged[(i % queues) * rows + i / queues] = seed_entry(seeds[i], i);
+      e[i % queues].bottom += 1;
+    }
+    cuda_check(cudaMemcpyAsync(ends.get(), e.data(), sizeof(deque_ends) * queues, cudaMemcpyHostToDevice, stream),
+               "seeding a task pool");
+    if (rows != 0)
+    {
+      cuda_check(cudaMemcpy2DAsync(slots.get(), sizeof(entry<T>) * capacity, staged.data(), sizeof(entry<T>) * rows,
+                                   sizeof(entry<T>) * rows, queues, cudaMemcpyHostToDevice, stream),
+                 "seeding a task pool");
+    }
+    cuda_check(cudaStreamSynchronize(stream), "seeding a task pool"); // `staged` dies here
+  }
+
+  memory view() const
+  {
+    return {ends.get(), slots.get(), capacity};
+  }
+};
+} // namespace detail::tasks
+
+namespace tasks {
+// A grid of a given number of blocks, for pool_host::launch (at most the resident count).
+struct blocks
+{
+  int count;
+};
+
+// What pool_host::stats() reads back after a launch.
+struct pool_stats : counters
+{
+  unsigned long long max_occupancy; // the most tasks any one queue held
+  unsigned long long live; // 0 after a launch that finished
+};
+
+template <class T, class Method>
+class pool_host
+{
+  static_assert(detail::tasks::task_ok<T>, PTXW_RULE(R20) "a task is copied by cudaMemcpy and handed out by "
+                                           "value: T must be trivially copyable and default-constructible");
+  std::size_t capacity_;
+  std::vector<T> seeds_;
+  faults faults_{};
+  const checked::sink* sink_ = nullptr;
+  detail::device_array<pool_state> state_;
+  std::optional<detail::tasks::host_memory<T, Method>> memory_;
+
+  std::uint32_t capacity() const
+  {
+    return faults_.capacity != 0 ? faults_.capacity : static_cast<std::uint32_t>(capacity_);
+  }
+
+public:
+  explicit pool_host(std::size_t capacity)
+      : capacity_(capacity)
+      , state_(1, "allocating a task pool")
+  {
+    if (capacity == 0 || capacity > 0xffff'ffffu)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^32 - 1 tasks, not "
+                               + std::to_string(capacity));
+    }
+  }
+  pool_host(const pool_host&)            = delete;
+  pool_host& operator=(const pool_host&) = delete;
+
+  void seed(const T& task)
+  {
+    seeds_.push_back(task);
+  }
+  void seed(const std::vector<T>& tasks)
+  {
+    seeds_.insert(seeds_.end(), tasks.begin(), tasks.end());
+  }
+  void seed(::cuda::std::span<const T> tasks)
+  {
+    seeds_.insert(seeds_.end(), tasks.begin(), tasks.end());
+  }
+  // No seeds (the counters start over at the next launch).
+  void reset()
+  {
+    seeds_.clear();
+  }
+  // Tests: faults injected from the next launch on.
+  void inject(const faults& f)
+  {
+    faults_ = f;
+  }
+  // Checked mode reports into this sink instead of trapping.
+  void attach(const checked::sink* sink)
+  {
+    sink_ = sink;
+  }
+
+  // Blocks of `kernel` resident at once on the current device: the largest grid launch() takes.
+  template <class... Params>
+  int resident_grid(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem) const
+  {
+    int device = 0, sms = 0, per_sm = 0;
+    detail::cuda_check(cudaGetDevice(&device), "sizing a task pool's grid");
+    detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "sizing a task pool's grid");
+    detail::cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem),
+                       "sizing a task pool's grid");
+    return sms * per_sm;
+  }
+
+  // The pool's memory for a grid of `grid` blocks, seeded (stream-ordered, then synchronised), and
+  // the kernel parameter for it. launch() does this; a launch of another grid is not co-resident-checked.
+  pool<T, Method> prepare(int grid, cudaStream_t stream = 0)
+  {
+    if (!memory_ || memory_->queues != static_cast<std::uint32_t>(grid) || memory_->capacity != capacity())
+    {
+      memory_.reset();
+      memory_.emplace(static_cast<std::uint32_t>(grid), capacity());
+    }
+    pool_state fresh{};
+    fresh.live    = seeds_.size();
+    fresh.tag     = detail::tasks::pool_tag;
+    fresh.queues  = static_cast<std::uint32_t>(grid);
+    fresh.next_id = seeds_.size();
+    detail::cuda_check(cudaMemcpyAsync(state_.get(), &fresh, sizeof fresh, cudaMemcpyHostToDevice, stream),
+                       "seeding a task pool");
+    memory_->place(seeds_, stream);
+    return pool<T, Method>(typename pool<T, Method>::from_host{}, state_.get(), memory_->view(), faults_, sink_);
+  }
+
+  // The kernel on the resident grid (every block resident at once), cooperatively; the pool is its
+  // first argument, `args` the rest.
+  template <class... Params, class... Args>
+  void launch(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem, cudaStream_t stream,
+              Args&&... args)
+  {
+    launch(blocks{resident_grid(kernel, threads, dynamic_smem)}, kernel, threads, dynamic_smem, stream,
+           static_cast<Args&&>(args)...);
+  }
+
+  // The same on a grid of `grid.count` blocks, at most the resident count (R24).
+  template <class... Params, class... Args>
+  void launch(blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem,
+              cudaStream_t stream, Args&&... args)
+  {
+    const int resident = resident_grid(kernel, threads, dynamic_smem);
+    if (grid.count < 1 || grid.count > resident)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R24)) + "a task pool's workers wait for each other's tasks, so "
+                               "every block must be resident at once: " + std::to_string(grid.count)
+                               + " blocks asked, " + std::to_string(resident) + " resident (" + std::to_string(threads)
+                               + " threads, " + std::to_string(dynamic_smem) + " bytes of dynamic shared memory)");
+    }
+    const pool<T, Method> p = prepare(grid.count, stream);
+    cudaLaunchAttribute cooperative{};
+    cooperative.id              = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim          = dim3(static_cast<unsigned>(grid.count));
+    config.blockDim         = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = dynamic_smem;
+    config.stream           = stream;
+    config.attrs            = &cooperative;
+    config.numAttrs         = 1;
+    detail::cuda_check(cudaLaunchKernelEx(&config, kernel, p, static_cast<Args&&>(args)...), "launching a task pool");
+  }
+
+  // After a launch (synchronises the device).
+  pool_stats stats() const
+  {
+    pool_state s{};
+    detail::cuda_check(cudaMemcpy(&s, state_.get(), sizeof s, cudaMemcpyDeviceToHost), "reading a task pool's stats");
+    pool_stats out{};
+    static_cast<counters&>(out) = s.sum;
+    out.max_occupancy           = s.max_occupancy;
+    out.live                    = s.live;
+    return out;
+  }
+
+  std::size_t seeds() const noexcept
+  {
+    return seeds_.size();
+  }
+};
+} // namespace tasks
+PTXW_NAMESPACE_END

@@ -1,0 +1,36 @@
+// ptxw/tasks.h: dynamic task pools -- tasks that create tasks, run block by block (a whole block
+// runs one task), one kernel for every method (sm_70 and newer). The host side: ptxw/host/tasks.h.
+//
+//   template <class Method>
+//   __global__ void kernel(ptxw::tasks::pool<node, Method> p)
+//   {
+//     __shared__ ptxw::tasks::worker_slot<node, Method> slot;
+//     auto w = p.join(slot);                    // every thread, once per block
+//     while (auto t = w.next())                 // every thread together; empty <=> the pool is finished
+//     {
+//       const node n = *t;                      // by value, the same in every thread
+//       auto kids = w.fork(t, 8);               // up to 8 children, counted live before t retires
+//       ... whole-block work on n ...
+//       if (child_needed)                       // any thread(s)
+//         if (kids.push(child) == ptxw::tasks::push_result::full)
+//           (void) kids.keep(child);            // this block runs it next (full here too: check it)
+//       w.retire(std::move(t), std::move(kids));  // publishes the pushes, ends t exactly once
+//     }
+//   }
+//
+// Methods (tasks/methods.h): stealing (per-block Chase-Lev deques), lockfree_queue<ticket_ring>,
+// lockfree_queue<nil_slots>, locked_queue, static_list. Rules R20-R25 (ptxw/rules.h,
+// docs/rules.md; the memory order of each operation: docs/task-queues.md):
+//   R20 exactly once: the ticket is move-only and ends in retire; checked mode reports a ticket
+//       that ends otherwise (a lost task) and a task taken twice, with the task's id.
+//   R21 exact termination: a pool counts its live tasks (queued + running); children are counted
+//       before their parent stops counting, so next() is empty only when none is live.
+//   R22 owner and thief: a block owns one deque (checked: a second join); a thief end only steals.
+//   R23 no overwrite: push returns a [[nodiscard]] push_result; full is never an overwrite.
+//   R24 resident workers: the host launches at most the resident grid; checked mode reports a wait
+//       for work that outlives the sink's bound instead of hanging.
+//   R25 published before read: a pushed task is read only after a release that follows its write.
+#pragma once
+
+#include <ptxw/tasks/deque.h>
+#include <ptxw/tasks/worker.h>

@@ -1,0 +1,126 @@
+// ptxw/tasks/checks.h: checked mode's half of the task-pool rules, as hooks the worker
+// (tasks/worker.h) and the methods call at each step. With PTXW_CHECKED=0 each hook is nothing.
+//
+//   lost_ticket       R20: a ticket ended without retire (a lost task; detail: its id)
+//   mark_taken        R20: a task taken twice (per-entry taken mark; detail: its id)
+//   beyond_reservation R21: a push beyond the fork's reservation (it is refused: full)
+//   second_owner      R22: a second owner_end of one deque in one launch
+//   wait_outlived     R24: a wait for work that outlived the sink's bound (the block stops)
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/detail/claim.h>
+#include <ptxw/tasks/pool.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/get_sreg.h>
+#endif
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// An id too wide for a report's 32-bit fields is reported as its low word (phase) and high word (detail).
+__device__ inline void report_id([[maybe_unused]] const checked::sink* sink, [[maybe_unused]] rule r,
+                                 [[maybe_unused]] unsigned long long id, [[maybe_unused]] const char* what)
+{
+#if PTXW_CHECKED
+  checked::report(sink, r, 0, static_cast<::cuda::std::uint32_t>(id), static_cast<::cuda::std::uint32_t>(id >> 32), what);
+#endif
+}
+
+// R20, where a ticket ends: by the leader only (every thread holds a copy of the ticket).
+__device__ inline void lost_ticket([[maybe_unused]] bool present, [[maybe_unused]] unsigned long long id,
+                                   [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  if (present && claim::leads())
+  {
+    report_id(sink, rule::exactly_once, id, " (a task's ticket ended without retire: the task is lost; phase: its id)");
+  }
+#endif
+}
+
+// R20, by the taker of an entry: its taken mark goes 0 -> 1; a 1 found is a second taker.
+template <class T>
+__device__ void mark_taken([[maybe_unused]] entry<T>& e, [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  if (atomicExch(&e.taken, 1u) != 0)
+  {
+    report_id(sink, rule::exactly_once, e.id, " (a task taken twice; phase: its id)");
+  }
+#endif
+}
+
+// Checked builds: a pushed entry gets the next id and an unset taken mark.
+template <class T>
+__device__ void mark_pushed([[maybe_unused]] entry<T>& e, [[maybe_unused]] ::ptxw::tasks::pool_state* s)
+{
+#if PTXW_CHECKED
+  e.id    = atomicAdd(&s->next_id, 1ull);
+  e.taken = 0;
+#endif
+}
+
+template <class T>
+__device__ unsigned long long id_of([[maybe_unused]] const entry<T>& e)
+{
+#if PTXW_CHECKED
+  return e.id;
+#else
+  return 0;
+#endif
+}
+
+// R21: the k-th push of a fork that reserved n. False (reported) beyond the reservation: the push
+// is refused, as if the queue were full, so that the child is not published uncounted.
+__device__ inline bool within_reservation(unsigned k, unsigned n, [[maybe_unused]] const checked::sink* sink)
+{
+  if (k < n)
+  {
+    return true;
+  }
+#if PTXW_CHECKED
+  checked::report(sink, rule::exact_termination, 0, k + 1, n,
+                  " (more pushes than the fork reserved; phase: the push's number, detail: the reservation)");
+#endif
+  return false;
+}
+
+// R22, by the leader at join: the deque's owner word takes this launch's id; finding it already
+// there is a second owner_end of the deque (a second join in the block).
+__device__ inline void second_owner([[maybe_unused]] unsigned long long* owner, [[maybe_unused]] unsigned queue,
+                                    [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  const unsigned long long me = ptx::get_sreg_gridid() + 1;
+  if (atomicExch(owner, me) == me)
+  {
+    checked::report(sink, rule::owner_and_thief, 0, queue, 0, " (a second join: two owner ends of one deque; phase: the deque)");
+  }
+#endif
+}
+
+// R24, the leader's wait for work: true while it may go on waiting. `start` is 0 until the first
+// failed round sets it. Checked builds report a wait longer than the sink's bound (detail: the live
+// count seen, low word) and stop waiting; unchecked builds wait as long as work remains.
+__device__ inline bool may_wait([[maybe_unused]] unsigned long long& start, [[maybe_unused]] unsigned long long live,
+                                [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  const unsigned long long now = checked::now_ns();
+  if (start == 0)
+  {
+    start = now;
+  }
+  else if (now - start > checked::timeout_ns(sink))
+  {
+    checked::report(sink, rule::resident_workers, 0, 0, static_cast<::cuda::std::uint32_t>(live),
+                    " (a wait for work outlived its bound: a worker not resident, or a task never retired; "
+                    "detail: live tasks)");
+    return false;
+  }
+#endif
+  return true;
+}
+} // namespace detail::tasks
+PTXW_NAMESPACE_END

@@ -1,0 +1,217 @@
+// ptxw/tasks/deque.h: the `stealing` method -- one Chase-Lev deque per block in global memory. The
+// owner block pushes and pops at the bottom, idle blocks steal at the top; one elected thread per
+// block operates (tasks/worker.h hands its result to the block).
+//
+// Positions only grow (signed 64-bit: no ABA tag to wrap, where the 2011 code packed 16 bits); the
+// slot of position i is i % capacity. Memory order, per operation (the PTX each line emits is
+// checked in SASS by tests/codegen/tasks):
+//   push (any thread of the owner block): write the entry beyond bottom, where no thief looks;
+//         retire then publishes every push of the task with one st.release.gpu of bottom (R25).
+//   pop (owner):   st.relaxed bottom = b - 1; fence.sc.gpu; ld.relaxed top; for the last element
+//                  atom.cas top. The fence orders the store before the load -- only fence.sc does
+//                  (the 2011 code had none, or one in the wrong place): without it owner and thief
+//                  can both take the last task (the litmus test tasks_litmus_test.cu catches that).
+//   steal (thief): ld.acquire top; fence.sc.gpu; ld.acquire bottom (pairs with push's release);
+//                  read the entry; atom.cas.acq_rel top (its release orders the read before it).
+// A push never overwrites: the room is capacity - (bottom - top), with a top read earlier (top only
+// grows, so the room is never overstated) (R23).
+#pragma once
+
+#include <ptxw/tasks/checks.h>
+
+#include <ptxw/tasks/isa.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// One deque's ends, top and bottom on different 64-byte lines: thieves CAS top, the owner stores bottom.
+struct alignas(128) deque_ends
+{
+  long long top;
+  long long padding[7];
+  long long bottom;
+  unsigned long long owner; // checked mode: the owner's launch (R22)
+  unsigned long long max_occupancy;
+};
+
+template <class T>
+struct backend<T, ::ptxw::tasks::stealing>
+{
+  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::stealing>;
+
+  struct memory
+  {
+    deque_ends* ends; // per block
+    entry<T>* slots; // per block, `capacity` each
+    ::cuda::std::uint32_t capacity;
+  };
+  // The owner's leader's registers.
+  struct local
+  {
+    long long bottom; // the owner's bottom (it alone writes it)
+    long long top_seen; // a top read since (top only grows)
+    long long max_occupancy;
+    ::cuda::std::uint32_t queue, queues, rng;
+  };
+  // Where one task's pushes go: positions base, base + 1, ... beyond bottom, `free` of them.
+  struct room
+  {
+    long long base;
+    ::cuda::std::uint32_t free;
+  };
+  static constexpr bool counts_at_fork = false; // retire counts the children, then publishes them
+  static constexpr bool counts_live    = true;
+
+  __device__ static entry<T>& slot(const pool_t& p, ::cuda::std::uint32_t queue, long long i)
+  {
+    return p.mem_.slots[static_cast<unsigned long long>(queue) * p.mem_.capacity
+                        + static_cast<unsigned long long>(i) % p.mem_.capacity];
+  }
+
+  __device__ static void open(const pool_t& p, local& l)
+  {
+    l.queue  = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    l.queues = p.state_->queues;
+    l.rng    = (p.faults_.seed ^ (l.queue * 0x9E37'79B9u)) | 1u;
+    deque_ends& d = p.mem_.ends[l.queue];
+    second_owner(&d.owner, l.queue, p.sink_);
+    l.bottom        = isa::ld_relaxed(&d.bottom); // the seeds the host placed
+    l.top_seen      = isa::ld_relaxed(&d.top);
+    l.max_occupancy = l.bottom - l.top_seen;
+  }
+
+  // The owner takes its newest task.
+  __device__ static bool pop(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters& c)
+  {
+    deque_ends& d = p.mem_.ends[l.queue];
+    l.top_seen    = isa::ld_relaxed(&d.top);
+    if (l.top_seen >= l.bottom)
+    {
+      return false; // empty, and only this block makes it non-empty: no fence needed to know
+    }
+    const long long b = l.bottom - 1;
+    isa::st_relaxed(&d.bottom, b); // hide the newest task from thieves ...
+    if (p.faults_.owner_stall_ns != 0)
+    {
+      __nanosleep(p.faults_.owner_stall_ns);
+    }
+    isa::fence_sc(); // ... before reading top
+    const long long t = isa::ld_relaxed(&d.top);
+    l.top_seen        = t;
+    if (t > b)
+    {
+      isa::st_relaxed(&d.bottom, b + 1); // a thief took the last one
+      return false;
+    }
+    out = slot(p, l.queue, b);
+    if (t < b)
+    {
+      l.bottom = b;
+      mark_taken(slot(p, l.queue, b), p.sink_);
+      return true;
+    }
+    // The last task: thieves may be after it too; the CAS on top decides.
+    const bool won = !injected(p.faults_.spurious_cas, l.rng) && isa::cas_acq_rel(&d.top, t, t + 1);
+    isa::st_relaxed(&d.bottom, b + 1);
+    l.bottom   = b + 1;
+    l.top_seen = won ? t + 1 : l.top_seen;
+    if (!won)
+    {
+      ++c.failed_cas;
+      return false;
+    }
+    mark_taken(slot(p, l.queue, b), p.sink_);
+    return true;
+  }
+
+  // A thief takes the victim's oldest task.
+  __device__ static bool steal(const pool_t& p, local& l, ::cuda::std::uint32_t victim, entry<T>& out,
+                               ::ptxw::tasks::counters& c)
+  {
+    deque_ends& d     = p.mem_.ends[victim];
+    const long long t = isa::ld_acquire(&d.top);
+    isa::fence_sc(); // top before bottom
+    const long long b = isa::ld_acquire(&d.bottom); // the entries below b are written
+    if (t >= b)
+    {
+      return false;
+    }
+    ++c.steals_tried;
+    out = slot(p, victim, t);
+    if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_acq_rel(&d.top, t, t + 1))
+    {
+      ++c.failed_cas; // the owner or another thief took it
+      return false;
+    }
+    ++c.steals_won;
+    mark_taken(slot(p, victim, t), p.sink_);
+    return true;
+  }
+
+  // One try: the own deque, then a few random victims (the own deque among them when every task
+  // must be stolen).
+  __device__ static taken take(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters& c)
+  {
+    if (p.faults_.steal_only == 0 && pop(p, l, out, c))
+    {
+      return taken::got;
+    }
+    if (p.faults_.steal_only != 0) // pop reads top otherwise: the room of the next pushes
+    {
+      l.top_seen = isa::ld_relaxed(&p.mem_.ends[l.queue].top);
+    }
+    const ::cuda::std::uint32_t others = p.faults_.steal_only != 0 ? l.queues : l.queues - 1;
+    for (::cuda::std::uint32_t i = 0; i < (others < 4u ? others : 4u); ++i)
+    {
+      ::cuda::std::uint32_t v = next_random(l.rng) % others;
+      v                       = p.faults_.steal_only == 0 && v >= l.queue ? v + 1 : v;
+      if (steal(p, l, v, out, c))
+      {
+        return taken::got;
+      }
+    }
+    return taken::none;
+  }
+
+  __device__ static room reserve(const pool_t& p, const local& l)
+  {
+    return {l.bottom, static_cast<::cuda::std::uint32_t>(p.mem_.capacity - (l.bottom - l.top_seen))};
+  }
+
+  // Any thread: the k-th push of the task, beyond bottom (invisible to thieves until published).
+  __device__ static bool push(const pool_t& p, const room& r, ::cuda::std::uint32_t k, const T& child)
+  {
+    if (k >= r.free)
+    {
+      return false;
+    }
+    const ::cuda::std::uint32_t queue = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    entry<T>& e                       = slot(p, queue, r.base + k);
+    e.value                           = child;
+    mark_pushed(e, p.state_);
+    return true;
+  }
+
+  // The leader, at retire, after the children were counted: one release store publishes them all.
+  __device__ static void publish(const pool_t& p, local& l, ::cuda::std::uint32_t pushed)
+  {
+    if (pushed == 0)
+    {
+      return;
+    }
+    if (p.faults_.publish_delay_ns != 0)
+    {
+      __nanosleep(p.faults_.publish_delay_ns);
+    }
+    l.bottom += pushed;
+    isa::st_release(&p.mem_.ends[l.queue].bottom, l.bottom); // R25: the entries, then bottom
+    l.max_occupancy = l.bottom - l.top_seen > l.max_occupancy ? l.bottom - l.top_seen : l.max_occupancy;
+  }
+
+  __device__ static void close(const pool_t& p, const local& l)
+  {
+    p.mem_.ends[l.queue].max_occupancy = static_cast<unsigned long long>(l.max_occupancy);
+    atomicMax(&p.state_->max_occupancy, static_cast<unsigned long long>(l.max_occupancy));
+  }
+};
+} // namespace detail::tasks
+PTXW_NAMESPACE_END

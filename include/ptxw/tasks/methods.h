@@ -1,0 +1,34 @@
+// ptxw/tasks/methods.h: the methods a task pool runs on, as tag types -- the second template
+// argument of ptxw::tasks::pool, worker_slot and pool_host. A kernel is written once; the method
+// picks the protocol (one file each) and the unit of the host's capacity.
+#pragma once
+
+#include <ptxw/config.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// Per-block Chase-Lev deques in global memory: the owner block pushes and pops at the bottom,
+// idle blocks steal at the top (tasks/deque.h). Capacity: tasks per block's deque.
+struct stealing
+{};
+
+// The kinds of lockfree_queue. Capacity: tasks in the one queue.
+struct ticket_ring // a bounded MPMC ring, published by each slot's sequence word (tasks/ticket_ring.h)
+{};
+struct nil_slots // the seed's: NIL-or-task slots, CAS in and out, head and tail advanced lazily (tasks/nil_slots.h)
+{};
+template <class Kind>
+struct lockfree_queue
+{};
+
+// The seed's blocking queue: one spin lock around both ends (tasks/locked_queue.h). Capacity: tasks
+// in the one queue.
+struct locked_queue
+{};
+
+// Rounds of one co-resident launch: tasks are taken from an `in` list and pushed to an `out` list,
+// which a grid barrier swaps (tasks/static_list.h). Capacity: tasks per list (one round's).
+struct static_list
+{};
+} // namespace tasks
+PTXW_NAMESPACE_END

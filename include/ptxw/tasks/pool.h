@@ -1,0 +1,160 @@
+// ptxw/tasks/pool.h: a task pool as a kernel sees it -- pool<T, Method>, a kernel parameter made
+// only by pool_host::view() (ptxw/host/tasks.h) -- its global state, the entries its queues hold,
+// and the fault-injection knobs the tests turn.
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/rules.h>
+#include <ptxw/tasks/methods.h>
+
+#include <cuda/std/cstdint>
+
+PTXW_NAMESPACE_BEGIN
+namespace tasks {
+template <class T, class Method>
+class pool_host;
+
+// What a pool counted in a launch, summed over its blocks (pool_host::stats()).
+struct counters
+{
+  unsigned long long tasks_run; // tickets handed out by next()
+  unsigned long long steals_tried; // steal attempts on a victim that had a task (stealing)
+  unsigned long long steals_won;
+  unsigned long long failed_cas; // CAS that lost a race (or failed by injection), every method
+  unsigned long long kept; // children run by their own block: keep() after a full push
+  unsigned long long full; // pushes that found the queue full
+};
+
+// Fault injection, for tests (pool_host::inject): every run must still end with each task run
+// exactly once, or with a named report. Rates are thresholds of a 32-bit hash (p * 2^32).
+struct faults
+{
+  ::cuda::std::uint32_t spurious_cas; // a CAS fails without trying, at this rate
+  ::cuda::std::uint32_t publish_delay_ns; // a sleep before each publication of pushed tasks
+  ::cuda::std::uint32_t owner_stall_ns; // stealing: a sleep in pop between the bottom store and its fence
+  ::cuda::std::uint32_t steal_only; // stealing: no block pops; every task is stolen (its own deque too)
+  ::cuda::std::uint32_t capacity; // host side: each queue's capacity forced to this (0: as asked)
+  ::cuda::std::uint32_t seed;
+};
+
+// The pool's global state, one per pool.
+struct alignas(128) pool_state
+{
+  unsigned long long live; // queued + running tasks (R21): 0 <=> the pool is finished
+  ::cuda::std::uint32_t tag; // detail::tasks::pool_tag once initialised (R17)
+  ::cuda::std::uint32_t queues; // deques (stealing: the grid's blocks); 1 for the shared queues
+  unsigned long long next_id; // checked mode: the id of the next pushed task (seeds: 0..n-1)
+  unsigned long long max_occupancy; // the largest occupancy any queue reached
+  counters sum;
+};
+} // namespace tasks
+
+namespace detail::tasks {
+// "tttt", as the work queue's tag.
+inline constexpr ::cuda::std::uint32_t pool_tag = 0x7474'7474u;
+
+// Checked builds mark each entry with its task's id and a taken flag (R20's reports); unchecked
+// builds keep the task alone (an empty base).
+#if PTXW_CHECKED
+struct entry_marks
+{
+  unsigned long long id;
+  ::cuda::std::uint32_t taken;
+};
+#else
+struct entry_marks
+{};
+#endif
+
+// What a queue slot holds.
+template <class T>
+struct entry : entry_marks
+{
+  T value;
+};
+
+// Tasks are copied by cudaMemcpy and handed to the block by value.
+template <class T>
+inline constexpr bool task_ok = __is_trivially_copyable(T) && __is_constructible(T);
+
+// One try of a method's leader for a task.
+enum class taken : unsigned
+{
+  got, // a task
+  none, // none now; more may come while tasks are live
+  finished // none will come (static_list: an empty round)
+};
+
+// A leader's pseudo-random numbers (victims, injected faults): xorshift32, never 0.
+__device__ inline ::cuda::std::uint32_t next_random(::cuda::std::uint32_t& x)
+{
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return x;
+}
+
+// An injected fault that fires at `rate` (of 2^32).
+__device__ inline bool injected(::cuda::std::uint32_t rate, ::cuda::std::uint32_t& rng)
+{
+  return rate != 0 && next_random(rng) < rate;
+}
+
+// The protocol of each method: its device memory (`memory`, inside the pool) and its operations
+// (tasks/deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
+template <class T, class Method>
+struct backend;
+} // namespace detail::tasks
+
+namespace tasks {
+// A block's children kept to run itself when a queue is full (worker_slot's third argument).
+inline constexpr unsigned default_keep = 8;
+template <class T, class Method, unsigned Keep = default_keep>
+class worker_slot;
+template <class T, class Method, unsigned Keep>
+class owner_end;
+template <class T, class Method>
+class forked;
+
+// The pool as a kernel sees it.
+template <class T, class Method>
+class pool
+{
+  static_assert(detail::tasks::task_ok<T>, PTXW_RULE(R20) "a task is copied by cudaMemcpy and handed out by "
+                                           "value: T must be trivially copyable and default-constructible");
+  using memory = typename detail::tasks::backend<T, Method>::memory;
+
+  pool_state* state_ = nullptr;
+  memory mem_{};
+  faults faults_{};
+  const checked::sink* sink_ = nullptr;
+
+  struct from_host
+  {};
+  __host__ __device__ pool(from_host, pool_state* s, const memory& m, const faults& f, const checked::sink* sink)
+      : state_(s)
+      , mem_(m)
+      , faults_(f)
+      , sink_(sink)
+  {}
+  friend class pool_host<T, Method>;
+  template <class U, class M, unsigned K>
+  friend class owner_end;
+  template <class U, class M>
+  friend class forked;
+  friend struct detail::tasks::backend<T, Method>;
+
+public:
+  template <class Deferred = void>
+  __host__ __device__ pool()
+  {
+    static_assert(detail::dependent_false<Deferred>, PTXW_RULE(R17) "a task pool comes only from "
+                                                "pool_host::view() (or pool_host::launch), which owns and initialises its memory");
+  }
+
+  // Every thread of the block, once: this block's owner end (ptxw/tasks/worker.h).
+  template <unsigned Keep>
+  __device__ owner_end<T, Method, Keep> join(worker_slot<T, Method, Keep>& slot) const;
+};
+} // namespace tasks
+PTXW_NAMESPACE_END

@@ -1,0 +1,382 @@
+// ptxw/tasks/worker.h: a block's end of a task pool -- the shared-memory slot, the owner end
+// join() makes (next, fork, retire), the reservation fork() makes (push, keep), and for the
+// stealing method the thief end (steal only). Every operation is block-wide: one elected thread
+// (the block's thread 0) operates on the pool and hands the result to the block through one of the
+// slot's two alternating buffers, behind one barrier, as the work queue's hand-over does.
+#pragma once
+
+#include <ptxw/detail/claim.h>
+#include <ptxw/tasks/checks.h>
+#include <ptxw/tasks/task.h>
+
+#include <ptxw/tasks/isa.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// Bytes of a T in shared memory: a __shared__ object cannot run T's constructor.
+template <class T>
+struct storage
+{
+  alignas(T) unsigned char bytes[sizeof(T)];
+
+  __device__ void store(const T& v)
+  {
+    memcpy(bytes, &v, sizeof(T));
+  }
+  __device__ T load() const
+  {
+    T v;
+    memcpy(&v, bytes, sizeof(T));
+    return v;
+  }
+};
+} // namespace detail::tasks
+
+namespace tasks {
+// The shared-memory end of a pool: declare it __shared__, pass it to pool::join. What it holds is
+// private. Keep: children a block can keep for itself when a push finds the queue full.
+template <class T, class Method, unsigned Keep>
+class worker_slot
+{
+  static_assert(Keep >= 1, PTXW_RULE(R23) "a worker slot keeps at least one child (Keep >= 1)");
+  using room = typename detail::tasks::backend<T, Method>::room;
+  struct record
+  {
+    detail::tasks::storage<T> value;
+    unsigned long long id;
+    room where; // the task's pushes: where they go (stealing)
+    ::cuda::std::uint32_t kept; // kept children left in the slot after this take
+    ::cuda::std::uint32_t present; // 0: no task (finished, or a steal that failed)
+  };
+  detail::claim::handover<record> records_;
+  detail::tasks::storage<T> kept_[Keep];
+  ::cuda::std::uint32_t kept_count_;
+  ::cuda::std::uint32_t pushes_[3]; // this task's: reservations taken, children pushed, pushes full
+
+  template <class U, class M, unsigned K>
+  friend class owner_end;
+};
+
+// A task's children, reserved by fork(): up to n pushes (by any threads of the block, at once),
+// published no later than retire. Move-only; it ends in retire with its task.
+template <class T, class Method>
+class [[nodiscard]] forked : checked::carried_sink
+{
+  using backend = detail::tasks::backend<T, Method>;
+  pool<T, Method> pool_;
+  typename backend::room room_;
+  ::cuda::std::uint32_t* counts_; // the slot's pushes, pushed, fulls
+  detail::tasks::storage<T>* kept_;
+  ::cuda::std::uint32_t* kept_count_;
+  ::cuda::std::uint32_t keep_capacity_, n_;
+  bool open_ = true;
+
+  template <class U, class M, unsigned K>
+  friend class owner_end;
+  __device__ forked(const pool<T, Method>& p, const typename backend::room& r, ::cuda::std::uint32_t* counts,
+                    detail::tasks::storage<T>* kept, ::cuda::std::uint32_t* kept_count,
+                    ::cuda::std::uint32_t keep_capacity, ::cuda::std::uint32_t n)
+      : carried_sink(p.sink_)
+      , pool_(p)
+      , room_(r)
+      , counts_(counts)
+      , kept_(kept)
+      , kept_count_(kept_count)
+      , keep_capacity_(keep_capacity)
+      , n_(n)
+  {}
+
+public:
+  __device__ forked(forked&& o) noexcept
+      : carried_sink(o)
+      , pool_(o.pool_)
+      , room_(o.room_)
+      , counts_(o.counts_)
+      , kept_(o.kept_)
+      , kept_count_(o.kept_count_)
+      , keep_capacity_(o.keep_capacity_)
+      , n_(o.n_)
+      , open_(o.open_)
+  {
+    o.open_ = false;
+  }
+  PTXW_REFUSED(PTXW_RULE(R21) "a fork's reservation is not copied (two copies would count its children twice): "
+               "move it into owner_end::retire")
+  forked(const forked&);
+  __device__ ~forked()
+  {
+#if PTXW_CHECKED
+    if (open_ && detail::claim::leads())
+    {
+      checked::report(carried(), rule::exact_termination, 0, n_, 0,
+                      " (a fork ended without retire: its children are unaccounted; phase: the reservation)");
+    }
+#endif
+  }
+
+  // Any thread(s) of the block: push one child. Full (the queue has no room, or this is a push
+  // beyond the reservation: R21) is never an overwrite: the child was not pushed.
+  __device__ push_result push(const T& child)
+  {
+    const ::cuda::std::uint32_t k = atomicAdd(&counts_[0], 1u);
+    if (!detail::tasks::within_reservation(k, n_, carried()) || !backend::push(pool_, room_, k, child))
+    {
+      atomicAdd(&counts_[2], 1u);
+      return push_result::full;
+    }
+    atomicAdd(&counts_[1], 1u);
+    return push_result::pushed;
+  }
+
+  // Any thread(s): keep the child in this block, which runs it before taking other work (the
+  // fallback when a push is full; the slot keeps up to its Keep). Full when the slot has no room.
+  __device__ push_result keep(const T& child)
+  {
+    const ::cuda::std::uint32_t i = atomicAdd(kept_count_, 1u);
+    if (i >= keep_capacity_)
+    {
+      return push_result::full;
+    }
+    kept_[i].store(child);
+    return push_result::pushed;
+  }
+
+  __device__ ::cuda::std::uint32_t reserved() const noexcept
+  {
+    return n_;
+  }
+};
+
+template <class T, class Method, unsigned Keep>
+class thief_end;
+
+// The block's end of the pool, from pool::join: takes tasks (next), reserves children (fork),
+// ends tasks (retire). One per block (R22); every operation is called by every thread together.
+template <class T, class Method, unsigned Keep>
+class owner_end
+{
+  using backend = detail::tasks::backend<T, Method>;
+  using slot_t  = worker_slot<T, Method, Keep>;
+  using record  = typename slot_t::record;
+
+  pool<T, Method> pool_;
+  slot_t* slot_;
+  typename backend::local local_{}; // the leader's
+  counters counts_{}; // the leader's
+  typename backend::room room_{}; // the current task's
+  ::cuda::std::uint32_t buffer_ = 0, kept_at_take_ = 0;
+  bool done_ = false;
+
+  friend class pool<T, Method>;
+  friend class thief_end<T, Method, Keep>;
+  __device__ owner_end(const pool<T, Method>& p, slot_t& s)
+      : pool_(p)
+      , slot_(&s)
+  {
+    if (detail::claim::leads())
+    {
+      backend::open(pool_, local_);
+      slot_->kept_count_ = 0;
+    }
+  }
+
+  // The leader: the next task into r -- a kept child first, else the method's, waiting while
+  // tasks are live; r.present = 0 once the pool is finished.
+  __device__ void lead_next(record& r)
+  {
+    slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
+    r.present = 1;
+    if (slot_->kept_count_ != 0)
+    {
+      r.value = slot_->kept_[--slot_->kept_count_];
+      r.id    = ~0ull;
+    }
+    else
+    {
+      detail::tasks::entry<T> e;
+      unsigned long long since = 0;
+      for (unsigned backoff = 32;; backoff = backoff < 4096u ? 2 * backoff : backoff)
+      {
+        const detail::tasks::taken k = backend::take(pool_, local_, e, counts_);
+        if (k == detail::tasks::taken::got)
+        {
+          break;
+        }
+        const unsigned long long live =
+          k == detail::tasks::taken::none ? detail::tasks::isa::ld_acquire(&pool_.state_->live) : 0;
+        if (live == 0 || !detail::tasks::may_wait(since, live, pool_.sink_))
+        {
+          r.present = 0;
+          return;
+        }
+        __nanosleep(backoff);
+      }
+      r.value.store(e.value);
+      r.id = detail::tasks::id_of(e);
+    }
+    ++counts_.tasks_run;
+    r.where = backend::reserve(pool_, local_);
+    r.kept  = slot_->kept_count_;
+  }
+
+  // Every thread: the record the leader wrote, as a ticket.
+  __device__ task<T> hand_over(const record& r)
+  {
+    task<T> t(pool_.sink_);
+    buffer_ ^= 1u;
+    if (r.present != 0)
+    {
+      t.value_      = r.value.load();
+      t.id_         = r.id;
+      t.present_    = true;
+      room_         = r.where;
+      kept_at_take_ = r.kept;
+    }
+    return t;
+  }
+
+  // The leader, once the pool is finished: its counts into the pool's.
+  __device__ void lead_finish()
+  {
+    counters& sum = pool_.state_->sum;
+    atomicAdd(&sum.tasks_run, counts_.tasks_run);
+    atomicAdd(&sum.steals_tried, counts_.steals_tried);
+    atomicAdd(&sum.steals_won, counts_.steals_won);
+    atomicAdd(&sum.failed_cas, counts_.failed_cas);
+    atomicAdd(&sum.kept, counts_.kept);
+    atomicAdd(&sum.full, counts_.full);
+    backend::close(pool_, local_);
+  }
+
+public:
+  owner_end(const owner_end&)            = delete; // one owner per block (R22)
+  owner_end& operator=(const owner_end&) = delete;
+
+  // Every thread together: the next task, the same in every thread; an empty ticket once the pool
+  // is finished (no task is queued or running, R21), and from then on.
+  __device__ task<T> next()
+  {
+    if (done_)
+    {
+      return task<T>(pool_.sink_);
+    }
+    record& r = slot_->records_.buffer[buffer_];
+    if (detail::claim::leads())
+    {
+      lead_next(r);
+    }
+    __syncthreads();
+    task<T> t = hand_over(r);
+    if (!t)
+    {
+      done_ = true;
+      if (detail::claim::leads())
+      {
+        lead_finish();
+      }
+    }
+    return t;
+  }
+
+  // Every thread together: reserve up to n children of t, counted live before t can retire (R21).
+  __device__ forked<T, Method> fork(const task<T>&, ::cuda::std::uint32_t n)
+  {
+    if constexpr (backend::counts_at_fork) // its pushes publish at once: count them first
+    {
+      if (detail::claim::leads())
+      {
+        detail::tasks::isa::add_relaxed(&pool_.state_->live, n);
+      }
+      __syncthreads();
+    }
+    return forked<T, Method>(pool_, room_, slot_->pushes_, slot_->kept_, &slot_->kept_count_, Keep, n);
+  }
+
+  // Every thread together: end t with its children. Publishes the pushes (stealing: one release of
+  // bottom), counts the kept ones, returns the unused reservations; t is consumed (R20).
+  __device__ void retire(task<T>&& t, forked<T, Method>&& kids)
+  {
+    __syncthreads(); // every push and keep of the task is written
+    if (detail::claim::leads())
+    {
+      const ::cuda::std::uint32_t pushed = slot_->pushes_[1];
+      const ::cuda::std::uint32_t kept   = slot_->kept_count_ < Keep ? slot_->kept_count_ : Keep;
+      slot_->kept_count_                 = kept;
+      const long long delta = static_cast<long long>(pushed) + (kept - kept_at_take_) - 1
+                            - (backend::counts_at_fork ? static_cast<long long>(kids.n_) : 0);
+      if (backend::counts_live && delta != 0) // children counted before they are published
+      {
+        detail::tasks::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(delta));
+      }
+      backend::publish(pool_, local_, pushed);
+      counts_.kept += kept - kept_at_take_;
+      counts_.full += slot_->pushes_[2];
+    }
+    t.present_  = false;
+    kids.open_ = false;
+  }
+
+  // A task without children.
+  __device__ void retire(task<T>&& t)
+  {
+    retire(static_cast<task<T>&&>(t), fork(t, 0));
+  }
+
+  // Every thread together (stealing): the thief end of block i's deque.
+  __device__ thief_end<T, Method, Keep> victim(::cuda::std::uint32_t i)
+  {
+    static_assert(detail::is_same_v<Method, stealing>, PTXW_RULE(R22) "only the stealing method has thief ends");
+    return thief_end<T, Method, Keep>(*this, i);
+  }
+};
+
+// A block's thief end of another block's deque (stealing): it steals at the top, nothing else (R22).
+template <class T, class Method, unsigned Keep>
+class thief_end
+{
+  owner_end<T, Method, Keep>* owner_;
+  ::cuda::std::uint32_t victim_;
+
+  friend class owner_end<T, Method, Keep>;
+  __device__ thief_end(owner_end<T, Method, Keep>& o, ::cuda::std::uint32_t victim)
+      : owner_(&o)
+      , victim_(victim)
+  {}
+
+public:
+  // Every thread together: one try at the victim's oldest task; an empty ticket if it had none or
+  // another block won it (which says nothing about the pool being finished). Retire it as any.
+  __device__ task<T> steal()
+  {
+    auto& r = owner_->slot_->records_.buffer[owner_->buffer_];
+    if (detail::claim::leads())
+    {
+      owner_->slot_->pushes_[0] = owner_->slot_->pushes_[1] = owner_->slot_->pushes_[2] = 0;
+      detail::tasks::entry<T> e;
+      r.present = detail::tasks::backend<T, Method>::steal(owner_->pool_, owner_->local_, victim_, e, owner_->counts_) ? 1u : 0u;
+      if (r.present != 0)
+      {
+        r.value.store(e.value);
+        r.id = detail::tasks::id_of(e);
+        ++owner_->counts_.tasks_run;
+        r.where = detail::tasks::backend<T, Method>::reserve(owner_->pool_, owner_->local_);
+        r.kept  = owner_->slot_->kept_count_;
+      }
+    }
+    __syncthreads();
+    return owner_->hand_over(r);
+  }
+
+  PTXW_REFUSED(PTXW_RULE(R22) "a thief end only steals, at the top; popping at the bottom is the owner's "
+               "(owner_end::next)")
+  task<T> pop();
+};
+
+template <class T, class Method>
+template <unsigned Keep>
+__device__ owner_end<T, Method, Keep> pool<T, Method>::join(worker_slot<T, Method, Keep>& slot) const
+{
+  return owner_end<T, Method, Keep>(*this, slot);
+}
+} // namespace tasks
+PTXW_NAMESPACE_END

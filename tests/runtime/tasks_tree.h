@@ -1,0 +1,81 @@
+// The tree of tasks the task-pool tests run: task n of depth d has children(n) children
+// 4n + 1 .. 4n + children(n), a deterministic rule, so the exact set of tasks is known on the host.
+// The kernel counts each task's id once per run; a run is right when every reachable id counts 1
+// and every other 0 -- a lost task is a 0, a task run twice a 2.
+#pragma once
+
+#include <ptxw/host/tasks.h>
+
+#include <vector>
+
+namespace tasks_test {
+struct node
+{
+  unsigned id;
+  unsigned depth;
+};
+
+constexpr unsigned kBranching = 4;
+
+__host__ __device__ inline unsigned children(unsigned id, unsigned depth, unsigned max_depth)
+{
+  return depth < max_depth ? ((id * 2654435761u) >> 7) % (kBranching + 1) : 0u;
+}
+
+// Ids below this bound, for a tree of max_depth.
+inline unsigned id_bound(unsigned max_depth)
+{
+  unsigned long long bound = 1, level = 1;
+  for (unsigned d = 0; d < max_depth; ++d)
+  {
+    level *= kBranching;
+    bound += level;
+  }
+  return static_cast<unsigned>(bound);
+}
+
+// The count each id must reach: 1 for the tasks of the trees under `roots`, 0 elsewhere.
+inline std::vector<unsigned> expected_counts(const std::vector<node>& roots, unsigned max_depth)
+{
+  std::vector<unsigned> expected(id_bound(max_depth), 0u);
+  std::vector<node> todo(roots);
+  while (!todo.empty())
+  {
+    const node n = todo.back();
+    todo.pop_back();
+    ++expected[n.id];
+    for (unsigned j = 0; j < children(n.id, n.depth, max_depth); ++j)
+    {
+      todo.push_back({kBranching * n.id + j + 1, n.depth + 1});
+    }
+  }
+  return expected;
+}
+
+// The kernel every method runs: counts its task, pushes its children (one thread each, at once),
+// keeps those a full queue refuses, and counts those it could not even keep (`dropped`).
+template <class Method, unsigned Keep>
+__global__ void run_tree(ptxw::tasks::pool<node, Method> p, unsigned* counts, unsigned* dropped, unsigned max_depth)
+{
+  __shared__ ptxw::tasks::worker_slot<node, Method, Keep> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    auto kids    = w.fork(t, kBranching);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+    }
+    if (threadIdx.x < children(n.id, n.depth, max_depth))
+    {
+      const node c{kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
+      {
+        atomicAdd(dropped, 1u);
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+} // namespace tasks_test
