@@ -7,7 +7,8 @@
 //
 // Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
 // (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
-// Contenders:
+// Contenders (the dynamic builder: one row per method of ptxw::tasks, C = 64K and 32K, and the
+// paper-faithful form, one block a node, at N <= 10^6 only):
 //   B1a  level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
 //        the next level's node list built on the device, a host loop reading the node count;
 //   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
@@ -26,10 +27,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <tuple>
 #include <string>
 #include <vector>
 
 #include "harness.h"
+#include "octree/dynamic.h"
 #include "octree/level_sync.h"
 #include "octree/reference.h"
 #include "octree/sort_build.h"
@@ -140,9 +144,40 @@ struct contender
   std::function<void()> run;
   std::function<stats_row()> stats = [] { return stats_row{}; };
   bool checked                     = true; // false: not a build (the copy)
+  std::function<std::string()> after = [] { return std::string(); }; // a failure the leaf check cannot see
+  int threads = 256, blocks = 0; // blocks 0: as the builder sizes its grids (resident)
   double best = 0, worst = 0;
   std::string check = "-";
 };
+
+// The methods the tasks library offers (ptxw/tasks/methods.h), one row each.
+template <class Method>
+const char* method_name();
+template <>
+const char* method_name<ptxw::tasks::stealing>()
+{
+  return "stealing";
+}
+using methods = std::tuple<ptxw::tasks::stealing>;
+
+// A dynamic builder as a contender: its pool's counters as the row's statistics.
+template <class Method, int Threads>
+contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads>& b)
+{
+  contender c{b.name(), [&tree, &b] { tree.build(b); }};
+  c.stats = [&b] {
+    const ptxw::tasks::pool_stats s = b.stats();
+    return stats_row{static_cast<long long>(s.tasks_run), static_cast<long long>(s.steals_won),
+                     static_cast<long long>(s.failed_cas)};
+  };
+  c.after = [&b] {
+    const std::uint32_t d = b.dropped();
+    return d == 0 ? std::string() : std::to_string(d) + " children neither pushed nor kept";
+  };
+  c.threads = Threads;
+  c.blocks  = b.blocks;
+  return c;
+}
 
 struct csv_file
 {
@@ -188,9 +223,11 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
     tree.poison();
     c.run();
     tree.result(leaves, out);
-    const verdict v = compare(ref.set, leaves, out, t);
-    c.check         = v.matches(ref.set) ? "ok" : "FAIL: " + v.describe();
-    failed |= !v.matches(ref.set);
+    const verdict v         = compare(ref.set, leaves, out, t);
+    const std::string other = c.after();
+    const bool ok           = v.matches(ref.set) && other.empty();
+    c.check                 = ok ? "ok" : "FAIL: " + v.describe() + (other.empty() ? "" : "; " + other);
+    failed |= !ok;
   }
   for (int r = 0; r < o.reps; ++r)
   {
@@ -217,22 +254,148 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
               "copy %.3f ms (%.0f GB/s r+w); bound %.3f ms\n",
               name(s), n, t, ref.internal, ref.set.leaves, ref.set.overfull, ref.set.depth, ref.passes_above_cutoff,
               copy, 32.0 * n / copy * 1e-6, bound);
-  std::printf("  %-22s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
+  std::printf("  %-28s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
               "xB2", "tasks", "steals", "failCAS", "check");
   for (const contender& c : cs)
   {
     const stats_row st = c.stats();
-    std::printf("  %-22s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
+    std::printf("  %-28s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
                 100.0 * (c.worst - c.best) / c.best, c.best / bound, c.best / b1a, c.best / b1p, c.best / b2, st.tasks,
                 st.steals, st.failed_cas, c.check.c_str());
     if (csv.f != nullptr)
     {
-      std::fprintf(csv.f, "%s,%s,%zu,%u,%s,256,0,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s\n", mode, name(s), n,
-                   t, c.name.c_str(), c.best, (c.worst - c.best) / c.best, bound, c.best / bound, c.best / b1a,
-                   c.best / b1p, c.best / b2, st.tasks, st.steals, st.failed_cas, c.check == "ok" ? "ok" : "FAIL");
+      std::fprintf(csv.f, "%s,%s,%zu,%u,\"%s\",%d,%d,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s\n", mode, name(s), n,
+                   t, c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, bound, c.best / bound, c.best / b1a,
+                   c.best / b1p, c.best / b2, st.tasks, st.steals, st.failed_cas,
+                   c.check.rfind("FAIL", 0) == 0 ? "FAIL" : c.check.c_str());
     }
   }
   std::fflush(stdout);
+}
+
+
+// Each method's builder (256 threads, resident grid) and its paper-faithful form, as contenders.
+struct dynamic_entry
+{
+  bool faithful;
+  std::function<contender()> make;
+};
+
+template <class Method>
+void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynamic_entry>& out, device_tree& tree)
+{
+  const std::string m = method_name<Method>();
+  auto add            = [&](std::shared_ptr<dynamic_builder<Method, 256>> d) {
+    keep.push_back(d);
+    out.push_back({d->faithful(), [&tree, d] { return dynamic_contender(tree, *d); }});
+  };
+  add(std::make_shared<dynamic_builder<Method, 256>>(m, false));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=32K", false, 32768));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", one block a node", true));
+}
+
+// Every builder on every problem of the table: shapes x sizes x T.
+void table(const options& o, csv_file& csv)
+{
+  device_tree tree;
+  level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
+  sort_build b2;
+  std::vector<std::shared_ptr<void>> keep;
+  std::vector<dynamic_entry> dynamic;
+  std::apply([&](auto... m) { (dynamic_entries<decltype(m)>(keep, dynamic, tree), ...); }, methods{});
+  for (shape s : o.shapes)
+  {
+    for (std::size_t n : o.sizes)
+    {
+      const std::vector<float4> particles = make_particles(s, n);
+      for (std::uint32_t t : o.caps)
+      {
+        const input in           = validate(particles, t);
+        const reference_tree ref = reference(in, finish_size);
+        tree.upload(in);
+        b2.key_bits       = ref.set.depth <= 10 ? 30 : 63;
+        const buffers buf = tree.bufs();
+        std::vector<contender> cs;
+        auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
+        add(b1a);
+        add(b1b);
+        add(b1p);
+        add(b1bp);
+        add(b2);
+        for (const dynamic_entry& d : dynamic)
+        {
+          if (!d.faithful || n <= 1000000) // the paper-faithful form's root alone is one block's pass over N
+          {
+            cs.push_back(d.make());
+          }
+        }
+        cs.push_back({"copy",
+                      [buf, n] {
+                        PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice));
+                      },
+                      [] { return stats_row{}; }, false});
+        measure(o, csv, "table", s, n, t, tree, ref, cs);
+      }
+    }
+  }
+}
+
+// The paper's figures' shape: the dynamic builder at threads {128, 256, 512} x blocks from 1 to
+// the resident grid, every method, at one size (the first of --n, T the first of --t), with the
+// baselines in the same rounds.
+template <int Threads, class Method>
+void sweep_points(std::vector<std::shared_ptr<void>>& keep, device_tree& tree, std::vector<contender>& cs)
+{
+  dynamic_builder<Method, Threads> probe(method_name<Method>(), false);
+  const int resident = probe.resident();
+  for (int b : {1, 2, 4, 8, 16, 32, 66, 132, 198, 264, 396, 528})
+  {
+    const int blocks = b < resident ? b : resident;
+    auto d           = std::make_shared<dynamic_builder<Method, Threads>>(
+      std::string(method_name<Method>()) + " " + std::to_string(Threads) + "x" + std::to_string(blocks), false);
+    d->blocks = blocks;
+    keep.push_back(d);
+    cs.push_back(dynamic_contender(tree, *d));
+    if (blocks == resident)
+    {
+      break;
+    }
+  }
+}
+
+void sweep(const options& o, csv_file& csv)
+{
+  device_tree tree;
+  level_sync<256, 8> b1a(false, false), b1p(true, false);
+  sort_build b2;
+  const std::size_t n    = o.sizes.front();
+  const std::uint32_t t  = o.caps.front();
+  for (shape s : o.shapes)
+  {
+    const std::vector<float4> particles = make_particles(s, n);
+    const input in                      = validate(particles, t);
+    const reference_tree ref            = reference(in, finish_size);
+    tree.upload(in);
+    b2.key_bits = ref.set.depth <= 10 ? 30 : 63;
+    std::vector<contender> cs;
+    auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
+    add(b1a);
+    add(b1p);
+    add(b2);
+    const buffers buf = tree.bufs();
+    cs.push_back({"copy",
+                  [buf, n] { PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice)); },
+                  [] { return stats_row{}; }, false});
+    std::vector<std::shared_ptr<void>> keep;
+    std::apply(
+      [&](auto... m) {
+        (sweep_points<128, decltype(m)>(keep, tree, cs), ...);
+        (sweep_points<256, decltype(m)>(keep, tree, cs), ...);
+        (sweep_points<512, decltype(m)>(keep, tree, cs), ...);
+      },
+      methods{});
+    measure(o, csv, "sweep", s, n, t, tree, ref, cs);
+  }
 }
 
 } // namespace
@@ -244,36 +407,13 @@ int main(int argc, char** argv)
   PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; best of %d rounds\n", prop.name, prop.multiProcessorCount, o.reps);
   csv_file csv(o.csv);
-  device_tree tree;
-  level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
-  sort_build b2;
-  for (shape s : o.shapes)
+  if (o.sweep)
   {
-    for (std::size_t n : o.sizes)
-    {
-      const std::vector<float4> particles = make_particles(s, n);
-      for (std::uint32_t t : o.caps)
-      {
-        const input in             = validate(particles, t);
-        const reference_tree ref   = reference(in, finish_size);
-        tree.upload(in);
-        b2.key_bits = ref.set.depth <= 10 ? 30 : 63;
-        const buffers buf          = tree.bufs();
-        std::vector<contender> cs;
-        auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
-        add(b1a);
-        add(b1b);
-        add(b1p);
-        add(b1bp);
-        add(b2);
-        cs.push_back({"copy",
-                      [buf, n] {
-                        PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice));
-                      },
-                      [] { return stats_row{}; }, false});
-        measure(o, csv, "table", s, n, t, tree, ref, cs);
-      }
-    }
+    sweep(o, csv);
+  }
+  else
+  {
+    table(o, csv);
   }
   std::printf("\n%s\n", failed ? "FAILED: some output differs from the reference" : "all outputs match the reference");
   return failed ? 1 : 0;

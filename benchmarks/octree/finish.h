@@ -1,10 +1,12 @@
 // benchmarks/octree/finish.h: one block finishes a node of at most S = 4096 particles in shared
-// memory: its whole subtree in one task, with no further pushes or levels. The block sorts the
-// node's keys below its prefix (cub::BlockRadixSort on 5 digits first -- enough below a node of
-// 4096 unless it is dense -- then all of them if a window shows that 5 do not decide), reads the
-// leaves off the sorted keys (sorted_leaves.h), writes the particles in leaf order to the output
-// and appends its leaves with one atomic. The node is read once into shared memory: the gather
-// comes from there, which also makes it safe where the node already lies in the output buffer.
+// memory: its whole subtree in one task, with no further pushes or levels. The node is read once
+// into shared memory; the block sorts its keys below the node's prefix (cub::BlockRadixSort),
+// reads the leaves off the sorted keys (sorted_leaves.h, windows by window_max.h), writes the
+// particles in leaf order to the output (from shared memory: safe where the node already lies in
+// the output buffer) and appends its leaves with one atomic.
+// The sort first takes the digits a node of n particles needs if spread evenly (log8(n / T), one
+// more for margin; 32-bit keys), and all digits below the node (64-bit keys) only where a window
+// shows that those did not decide the tree: a dense node pays, an even one does not.
 #pragma once
 
 #include <cub/block/block_radix_sort.cuh>
@@ -15,6 +17,7 @@
 
 #include "output.h"
 #include "sorted_leaves.h"
+#include "window_max.h"
 
 namespace ptxw_bench::octree
 {
@@ -24,23 +27,25 @@ inline constexpr std::uint32_t finish_size = 4096; // S: 4096 float4 = 64 KiB
 template <int Threads>
 struct block_finish
 {
-  static constexpr int items       = finish_size / Threads;
-  static constexpr int first_digits = 5;
-  using sort                        = cub::BlockRadixSort<std::uint64_t, Threads, items, std::uint16_t>;
-  using scan                        = cub::BlockScan<std::uint32_t, Threads>;
+  static constexpr int items = finish_size / Threads;
+  static constexpr int spans = (finish_size + max_window + Threads - 1) / Threads;
+  using sort32               = cub::BlockRadixSort<std::uint32_t, Threads, items, std::uint16_t>;
+  using sort64               = cub::BlockRadixSort<std::uint64_t, Threads, items, std::uint16_t>;
+  using scan                 = cub::BlockScan<std::uint32_t, Threads>;
 
-  // About 110 KiB: dynamic shared memory (two blocks an SM), see bytes().
+  // About 112 KiB: dynamic shared memory, `bytes` (two blocks an SM).
   struct storage
   {
-    float4 particle[finish_size]; // the node, read once: keys from it, the output gathered from it
+    float4 particle[finish_size];
     union
     {
-      typename sort::TempStorage sort;
+      typename sort32::TempStorage sort32;
+      typename sort64::TempStorage sort64;
       struct
       {
         std::uint64_t key[finish_size];
-        std::uint16_t val[finish_size + 1]; // the particle's index in the node; then the leaves' starts
-        std::uint8_t common[finish_size]; // a window's common digits; then a key's leaf depth
+        std::uint16_t val[finish_size + 1]; // a key's particle (index in the node); then the leaves' starts
+        std::uint8_t common[finish_size + max_window]; // windows' common digits + 1; then leaf depths
       } tree;
     } u;
     typename scan::TempStorage scan;
@@ -48,83 +53,101 @@ struct block_finish
   };
   static constexpr std::size_t bytes = sizeof(storage);
 
-  // Sorts tree.key/val on bits [lo, hi + 1) (hi: the padding bit), in place.
-  __device__ static void sort_tree(storage& s, std::uint64_t (&k)[items], std::uint16_t (&v)[items], int lo, int hi)
+  template <class Key>
+  __device__ static void sort_tree(storage& s, Key (&k)[items], std::uint16_t (&v)[items], int bits, int lo)
   {
     __syncthreads();
-    sort(s.u.sort).Sort(k, v, lo, hi + 1);
+    if constexpr (sizeof(Key) == 4)
+    {
+      sort32(s.u.sort32).Sort(k, v, 0, bits);
+    }
+    else
+    {
+      sort64(s.u.sort64).Sort(k, v, 0, bits);
+    }
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < items; ++j)
     {
-      s.u.tree.key[threadIdx.x * items + j] = k[j];
+      s.u.tree.key[threadIdx.x * items + j] = static_cast<std::uint64_t>(k[j]) << lo;
       s.u.tree.val[threadIdx.x * items + j] = v[j];
     }
     __syncthreads();
   }
 
-  // Whether some window of the sorted keys reaches the sorted digits' end above max_depth.
-  __device__ static bool windows(storage& s, const sorted_view<std::uint64_t>& view, std::uint32_t n, std::uint32_t t)
+  // Sorts the node's keys on bits [view.lo, view.hi) (blocked: padding, all ones, sorts last and
+  // stays behind the real keys) and fills the windows; whether the sorted digits did not decide.
+  template <class Key>
+  __device__ static bool sort_and_window(storage& s, const sorted_view<std::uint64_t>& view, std::uint32_t n,
+                                         std::uint32_t t)
   {
-    bool deeper = false;
-    for (std::uint32_t j = threadIdx.x; j + t < n; j += Threads)
-    {
-      const int c          = view.common(s.u.tree.key[j], s.u.tree.key[j + t]);
-      s.u.tree.common[j]   = static_cast<std::uint8_t>(c);
-      (void) view.depth(c, deeper);
-    }
-    return __syncthreads_or(deeper);
-  }
-
-  // The node (depth > 0 or not: any; T < count <= S) from buf.at(depth) into the output.
-  __device__ static void run(storage& s, const node& nd, const buffers& buf, const leaf_out& out, std::uint32_t t)
-  {
-    const int d          = depth_of(nd.code);
-    const int hi         = 3 * (max_depth - d);
-    const float4* src    = buf.at(d);
-    const std::uint32_t n = nd.count;
-    std::uint64_t k[items];
+    const int bits   = view.hi - view.lo;
+    const Key ones   = static_cast<Key>(~0ull >> (64 - bits));
+    Key k[items];
     std::uint16_t v[items];
 #pragma unroll
     for (int j = 0; j < items; ++j)
     {
-      const std::uint32_t i = j * Threads + threadIdx.x;
+      const std::uint32_t i = threadIdx.x * items + j;
       v[j]                  = static_cast<std::uint16_t>(i);
-      k[j]                  = std::uint64_t{1} << hi;
+      k[j]                  = i < n ? static_cast<Key>(key63(s.particle[i]) >> view.lo) & ones : ones;
+    }
+    sort_tree(s, k, v, bits, view.lo);
+    bool deeper = false;
+    for (std::uint32_t x = threadIdx.x; x < n + t; x += Threads) // window j = x - t
+    {
+      std::uint8_t c = 0;
+      if (x >= t && x < n)
+      {
+        const int common = view.common(s.u.tree.key[x - t], s.u.tree.key[x]);
+        (void) view.depth(common, deeper);
+        c = static_cast<std::uint8_t>(common + 1);
+      }
+      s.u.tree.common[x] = c;
+    }
+    return __syncthreads_or(deeper);
+  }
+
+  // The node (T < count <= S, T < max_window) from buf.at(depth) into the output.
+  __device__ __noinline__ static void run(storage& s, const node& nd, const buffers& buf, const leaf_out& out,
+                                          std::uint32_t t)
+  {
+    const int d           = depth_of(nd.code);
+    const int hi          = 3 * (max_depth - d);
+    const std::uint32_t n = nd.count;
+    const float4* src     = buf.at(d);
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+    {
+      const std::uint32_t i = j * Threads + threadIdx.x;
       if (i < n)
       {
         s.particle[i] = src[nd.begin + i];
-        k[j]          = key63(s.particle[i]) & ((std::uint64_t{1} << hi) - 1);
       }
     }
-    sorted_view<std::uint64_t> view{d, nd.code, hi, hi > 3 * first_digits ? hi - 3 * first_digits : 0};
-    sort_tree(s, k, v, view.lo, hi);
-    if (windows(s, view, n, t) && view.lo > 0)
+    int digits = 1; // log8(n / T), + 1
+    for (std::uint32_t c = t; c < n; c *= 8)
+    {
+      ++digits;
+    }
+    digits = min(digits, min(hi / 3, 10));
+    sorted_view<std::uint64_t> view{d, nd.code, hi, hi - 3 * digits};
+    __syncthreads();
+    if (sort_and_window<std::uint32_t>(s, view, n, t) && view.lo > 0)
     {
       view.lo = 0;
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-      {
-        k[j] = s.u.tree.key[threadIdx.x * items + j];
-        v[j] = s.u.tree.val[threadIdx.x * items + j];
-      }
-      sort_tree(s, k, v, 0, hi);
-      (void) windows(s, view, n, t);
+      (void) sort_and_window<std::uint64_t>(s, view, n, t);
     }
-    // Leaf depth of each key (into `common`, once every window is read); the particles in sorted
-    // order to the output.
+    // The largest window over each key: its leaf's depth, into `common` once all are read; the
+    // particles in sorted order to the output.
+    window_max<Threads, spans>(s.u.tree.common, n + t, t + 1);
     std::uint8_t dep[items];
 #pragma unroll
     for (int j = 0; j < items; ++j)
     {
       const std::uint32_t i = j * Threads + threadIdx.x;
-      int m                 = -1;
-      for (std::uint32_t w = i >= t ? i - t : 0; w <= i && w + t < n; ++w)
-      {
-        m = max(m, static_cast<int>(s.u.tree.common[w]));
-      }
-      bool unused = false;
-      dep[j]      = static_cast<std::uint8_t>(view.depth(m, unused));
+      bool unused           = false;
+      dep[j]                = i < n ? static_cast<std::uint8_t>(view.depth(s.u.tree.common[i] - 1, unused)) : 0;
       if (i < n)
       {
         buf.a[nd.begin + i] = s.particle[s.u.tree.val[i]];
@@ -154,7 +177,7 @@ struct block_finish
     scan(s.scan).ExclusiveSum(flag, pos, total);
     if (threadIdx.x == 0)
     {
-      s.leaf_base          = atomicAdd(out.count, total);
+      s.leaf_base         = atomicAdd(out.count, total);
       s.u.tree.val[total] = static_cast<std::uint16_t>(n); // n <= 4096 fits
     }
 #pragma unroll

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "../harness.h"
 #include "finish.h"
@@ -223,18 +225,36 @@ struct level_kernels
 
 
 // The kernels: level_kernels' steps as entry points.
-#define PTXW_OCTREE_LEVEL_KERNEL(step)                                                                  \
-  template <int Threads, int Items>                                                                     \
-  __global__ void __launch_bounds__(Threads) level_##step(level_args a)                                 \
-  {                                                                                                     \
-    level_kernels<Threads, Items>::step(a);                                                             \
-  }
-PTXW_OCTREE_LEVEL_KERNEL(count)
-PTXW_OCTREE_LEVEL_KERNEL(split)
-PTXW_OCTREE_LEVEL_KERNEL(scatter)
-PTXW_OCTREE_LEVEL_KERNEL(settle)
-PTXW_OCTREE_LEVEL_KERNEL(finish)
-#undef PTXW_OCTREE_LEVEL_KERNEL
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_count(level_args a)
+{
+  level_kernels<Threads, Items>::count(a);
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_split(level_args a)
+{
+  level_kernels<Threads, Items>::split(a);
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_scatter(level_args a)
+{
+  level_kernels<Threads, Items>::scatter(a);
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_settle(level_args a)
+{
+  level_kernels<Threads, Items>::settle(a);
+}
+
+// At most 128 registers a thread: two blocks of 256 an SM, as the finish's shared memory allows.
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads, 512 / Threads) level_finish(level_args a)
+{
+  level_kernels<Threads, Items>::finish(a);
+}
 
 template <int Threads, int Items>
 __global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, bool in_graph)
@@ -309,6 +329,11 @@ public:
   // A build of n > T particles into buf/out.
   void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
   {
+    if (finish_ && t >= max_window)
+    {
+      throw std::invalid_argument(std::string("octree ") + name() + ": T = " + std::to_string(t) + ": at most " +
+                                  std::to_string(max_window - 1) + " with the shared-memory finish");
+    }
     const std::size_t node_cap = n / (t + 1) + 1, tile_cap = n / tile + node_cap + 1;
     st_.reserve(1);
     small_.reserve(finish_ ? node_cap : 1);

@@ -18,6 +18,7 @@
 #include "../harness.h"
 #include "output.h"
 #include "sorted_leaves.h"
+#include "window_max.h"
 
 namespace ptxw_bench::octree
 {
@@ -46,48 +47,39 @@ __global__ void sort_keys(const float4* in, Key* keys, std::uint32_t* idx, std::
 }
 
 // Leaf depth and leaf-start flag of every sorted key: a tile of Tile keys with the windows that
-// reach into it (T <= 255) in shared memory.
+// reach into it (T < max_window) in shared memory.
 template <class Key, int Threads, int Tile>
 __global__ void __launch_bounds__(Threads)
   sort_starts(const Key* keys, std::uint32_t n, std::uint32_t t, sorted_view<Key> view, std::uint8_t* depth,
               std::uint32_t* start, int* deeper)
 {
-  __shared__ std::uint8_t common[Tile + 256 + 1];
-  __shared__ std::uint8_t dep[Tile + 1];
+  constexpr int spans = (Tile + max_window + 1 + Threads - 1) / Threads;
+  __shared__ std::uint8_t common[Tile + max_window + 1]; // window j = base - t - 1 + w: its common digits + 1
   bool deep = false;
   for (std::uint32_t base = blockIdx.x * Tile; base < n; base += gridDim.x * Tile)
   {
-    // windows j in [base - t - 1, base + Tile): common[j - (base - t - 1)]
     const long long first = static_cast<long long>(base) - t - 1;
     for (int w = threadIdx.x; w < Tile + static_cast<int>(t) + 1; w += Threads)
     {
       const long long j = first + w;
-      common[w] = j >= 0 && j + t < n ? static_cast<std::uint8_t>(view.common(keys[j], keys[j + t])) : 0xff;
-      if (common[w] != 0xff)
+      std::uint8_t c    = 0;
+      if (j >= 0 && j + t < n)
       {
-        (void) view.depth(common[w], deep);
+        const int m = view.common(keys[j], keys[j + t]);
+        (void) view.depth(m, deep);
+        c = static_cast<std::uint8_t>(m + 1);
       }
+      common[w] = c;
     }
-    __syncthreads();
-    // depths of keys i in [base - 1, base + Tile): dep[i - base + 1]
-    for (int w = threadIdx.x; w < Tile + 1; w += Threads)
-    {
-      const long long i = static_cast<long long>(base) - 1 + w;
-      int m             = -1;
-      for (int j = w; j <= w + static_cast<int>(t) && i >= 0 && i < n; ++j) // windows [i - t, i]
-      {
-        m = common[j] != 0xff ? max(m, static_cast<int>(common[j])) : m;
-      }
-      bool unused = false;
-      dep[w]      = static_cast<std::uint8_t>(view.depth(m, unused));
-    }
-    __syncthreads();
+    // common[w] = the largest over the windows of key base - 1 + w: [w, w + t]
+    window_max<Threads, spans>(common, Tile + static_cast<int>(t) + 1, static_cast<int>(t) + 1);
     for (int w = threadIdx.x; w < Tile && base + w < n; w += Threads)
     {
       const std::uint32_t i = base + w;
-      const int d           = dep[w + 1];
+      bool unused           = false;
+      const int d           = view.depth(common[w + 1] - 1, unused);
       depth[i]              = static_cast<std::uint8_t>(d);
-      start[i]              = i == 0 || d != dep[w] || !view.same_node(keys[i], keys[i - 1], d);
+      start[i] = i == 0 || d != view.depth(common[w] - 1, unused) || !view.same_node(keys[i], keys[i - 1], d);
     }
     __syncthreads();
   }
@@ -144,9 +136,10 @@ public:
 
   void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
   {
-    if (t > 255)
+    if (t >= max_window)
     {
-      throw std::invalid_argument("octree B2: T = " + std::to_string(t) + ": the window of T + 1 keys is at most 256");
+      throw std::invalid_argument("octree B2: T = " + std::to_string(t) + ": the window of T + 1 keys is at most " +
+                                  std::to_string(max_window));
     }
     if (key_bits == 30 && build<std::uint32_t>(buf, out, n, t))
     {

@@ -18,6 +18,9 @@
 namespace ptxw_bench::octree
 {
 
+// T + 1 at most: the builders that read leaves off sorted keys keep a tile's windows in shared memory.
+inline constexpr std::uint32_t max_window = 256;
+
 // Keys sorted on bits [lo, hi) below the prefix of a node of depth `base` (code `base_code`); the
 // digit of depth base + 1 is bits [hi - 3, hi). Bits at and above hi are zero.
 template <class Key>

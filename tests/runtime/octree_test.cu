@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../benchmarks/octree/dynamic.h"
 #include "../../benchmarks/octree/level_sync.h"
 #include "../../benchmarks/octree/reference.h"
 #include "../../benchmarks/octree/sort_build.h"
@@ -199,7 +200,7 @@ class OctreeBuild
     : public Gpu
     , public ::testing::WithParamInterface<build_case>
 {
-protected:
+public:
   template <class Builder>
   void expect_reference(Builder& b, const char* what)
   {
@@ -252,12 +253,32 @@ TEST_P(OctreeBuild, SortBased)
   expect_reference(b, "B2 30-bit first");
 }
 
+// The dynamic builder on every method the tasks library offers; C = 1024 here, so that these inputs
+// have chunked nodes (joins), nodes split by one block and nodes finished in shared memory.
+template <class Method>
+void dynamic_cases(OctreeBuild& test, const char* method)
+{
+  dynamic_builder<Method, 256> b(method, false, 1024);
+  test.expect_reference(b, method);
+  EXPECT_EQ(b.dropped(), 0u);
+  b.blocks = 1; // one worker: every chunk, join and child in one block
+  test.expect_reference(b, method);
+  dynamic_builder<Method, 256> faithful(method, true);
+  test.expect_reference(faithful, "one block a node");
+}
+
+TEST_P(OctreeBuild, DynamicStealing)
+{
+  dynamic_cases<ptxw::tasks::stealing>(*this, "stealing");
+}
+
 INSTANTIATE_TEST_SUITE_P(Small, OctreeBuild,
                          ::testing::Values(build_case{shape::uniform, 20000, 16, 0}, build_case{shape::uniform, 5000, 1, 0},
                                            build_case{shape::plummer, 30000, 16, 0},
                                            build_case{shape::plummer, 30000, 64, 0},
                                            build_case{shape::clusters, 20000, 16, 0},
                                            build_case{shape::uniform, 9000, 16, 100}, // > T coincident: cap leaf
+                                           build_case{shape::plummer, 200000, 16, 0},
                                            build_case{shape::uniform, 16, 16, 0},     // N <= T: the root leaf
                                            build_case{shape::uniform, 17, 16, 0}));
 
