@@ -7,8 +7,8 @@
 //
 // Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
 // (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
-// Contenders (the dynamic builder: one row per method of ptxw::tasks, C = 64K and 32K, and the
-// paper-faithful form, one block a node, at N <= 10^6 only):
+// Contenders (the dynamic builder: one row per method of ptxw::tasks with C = 32K, rows with C = 64K
+// and 16K, and the paper-faithful form, one block a node, at N <= 10^6 only):
 //   B1a  level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
 //        the next level's node list built on the device, a host loop reading the node count;
 //   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
@@ -290,7 +290,8 @@ void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynam
     out.push_back({d->faithful(), [&tree, d] { return dynamic_contender(tree, *d); }});
   };
   add(std::make_shared<dynamic_builder<Method, 256>>(m, false));
-  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=32K", false, 32768));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=64K", false, 65536));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=16K", false, 16384));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", one block a node", true));
 }
 
