@@ -33,4 +33,8 @@
 #pragma once
 
 #include <ptxw/tasks/deque.h>
+#include <ptxw/tasks/locked_queue.h>
+#include <ptxw/tasks/nil_slots.h>
+#include <ptxw/tasks/static_list.h>
+#include <ptxw/tasks/ticket_ring.h>
 #include <ptxw/tasks/worker.h>

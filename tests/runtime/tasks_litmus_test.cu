@@ -1,9 +1,12 @@
-// The Chase-Lev race, as a litmus test: chains of tasks (each pushes exactly one child), fewer
-// chains than blocks, so every owner's deque holds one task at a time and pops it while idle
-// blocks try to steal that same task. Pop's fence.sc.gpu (store bottom -> load top) decides who
-// gets it; without it owner and thief can both take it (a duplicate: the chain forks) and the live
-// count drops twice (the pool ends early: losses). Over many launches: 0 duplicates, 0 losses.
-// Dropping the fence from tasks/deque.h makes this fail on an H100 (docs/task-queues.md).
+// The Chase-Lev race, as litmus tests. Pop's fence.sc.gpu orders its store of bottom before its
+// load of top; without it the owner can read a top older than a thief's steal and take the last
+// task without the CAS that decides a last task, while a second thief -- which does not see the
+// new bottom yet -- steals the same task (a duplicate).
+// 1. Through the pool: chains of tasks (each pushes exactly one child), fewer chains than blocks,
+//    so every owner's deque holds one or two tasks and pops while idle blocks steal.
+// 2. The deque alone: groups of one owner and three thieves; per round the owner pushes two tasks
+//    and pops until its deque is empty while the thieves steal; every task counted once.
+// Over many rounds: 0 duplicates, 0 losses (docs/task-queues.md says what the fence-drop mutant did).
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
@@ -36,6 +39,56 @@ __global__ void chains(tasks::pool<link, tasks::stealing> p, unsigned* counts)
       }
     }
     w.retire(std::move(t), std::move(kids));
+  }
+}
+
+// 2: block 4g owns deque 4g; blocks 4g + 1 .. 4g + 3 steal from it. Task ids: group * 2 * rounds + i.
+__global__ void owner_and_thieves(tasks::pool<link, tasks::stealing> p, unsigned* counts, unsigned* done,
+                                  unsigned rounds)
+{
+  using backend           = ptxw::detail::tasks::backend<link, tasks::stealing>;
+  const unsigned group    = blockIdx.x / 4;
+  const unsigned owner    = group * 4;
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  backend::local l{};
+  backend::open(p, l);
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<link> e;
+  if (blockIdx.x == owner)
+  {
+    for (unsigned r = 0; r < rounds; ++r)
+    {
+      const backend::room room = backend::reserve(p, l);
+      for (unsigned k = 0; k < 2; ++k)
+      {
+        if (!backend::push(p, room, k, link{group * 2 * rounds + 2 * r + k, 0}))
+        {
+          atomicAdd(&counts[group * 2 * rounds + 2 * r + k], 1000u); // never full: fails the test
+        }
+      }
+      backend::publish(p, l, 2);
+      while (backend::pop(p, l, e, c))
+      {
+        atomicAdd(&counts[e.value.id], 1u);
+      }
+    }
+    atomicExch(&done[group], 1u);
+    return;
+  }
+  for (;;)
+  {
+    const bool finished = ptxw::detail::tasks::isa::ld_acquire(&done[group]) != 0; // before the last steals
+    if (backend::steal(p, l, owner, e, c))
+    {
+      atomicAdd(&counts[e.value.id], 1u);
+    }
+    else if (finished)
+    {
+      return;
+    }
   }
 }
 
@@ -77,6 +130,42 @@ TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
   std::printf("  %u launches x %u chains x %u links: %llu steals won, %llu CAS lost; %zu duplicates, %zu losses\n",
               launches, chains_n, length, steals, races, duplicates, losses);
   EXPECT_GT(steals, 0u) << "no steal happened: the test raced nothing";
+  EXPECT_EQ(duplicates, 0u);
+  EXPECT_EQ(losses, 0u);
+  if (ptxw::checked::on)
+  {
+    EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
+  }
+}
+TEST_F(TasksLitmus, OwnerAndThievesOnTheDequeAlone)
+{
+  int sms = 0;
+  PTXW_CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const unsigned groups = static_cast<unsigned>(sms), rounds = 20000, launches = 5;
+  DeviceBuffer<unsigned> counts, done;
+  PTXW_CUDA_OK(counts.allocate(std::size_t(groups) * 2 * rounds));
+  PTXW_CUDA_OK(done.allocate(groups));
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<link, tasks::stealing> pool(4);
+  pool.attach(diag.device_sink());
+  std::size_t duplicates = 0, losses = 0;
+  for (unsigned launch = 0; launch < launches; ++launch)
+  {
+    PTXW_CUDA_OK(counts.fill_bytes(0));
+    PTXW_CUDA_OK(done.fill_bytes(0));
+    const auto p = pool.prepare(static_cast<int>(4 * groups));
+    owner_and_thieves<<<4 * groups, 32>>>(p, counts.get(), done.get(), rounds);
+    PTXW_LAUNCH_OK();
+    std::vector<unsigned> got;
+    PTXW_CUDA_OK(counts.download(got));
+    for (unsigned n : got)
+    {
+      duplicates += n > 1 ? n - 1 : 0;
+      losses += n == 0;
+    }
+  }
+  std::printf("  %u launches x %u groups (1 owner, 3 thieves) x %u rounds of 2 tasks: %zu duplicates, %zu losses\n",
+              launches, groups, rounds, duplicates, losses);
   EXPECT_EQ(duplicates, 0u);
   EXPECT_EQ(losses, 0u);
   if (ptxw::checked::on)

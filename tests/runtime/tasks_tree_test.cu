@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -20,7 +21,8 @@ template <class Method>
 class TasksTree : public Gpu
 {
 protected:
-  // Runs the tree under `roots` to max_depth, `launches` times, and checks every run.
+  // Runs the tree under `roots` to max_depth, `launches` times, and checks every run. Capacity:
+  // of the shared queues and lists; a deque gets at most 256.
   template <unsigned Keep = tasks::default_keep>
   void run(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, int launches,
            const tasks::faults& f = {}, int grid = 0, int threads = 64)
@@ -35,7 +37,8 @@ protected:
     PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
     PTXW_CUDA_OK(dropped.allocate_zeroed(1));
     ptxw::checked::diagnostics diag;
-    tasks::pool_host<node, Method> pool(capacity);
+    // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
+    tasks::pool_host<node, Method> pool(std::is_same_v<Method, tasks::stealing> && capacity > 256 ? 256 : capacity);
     pool.attach(diag.device_sink());
     pool.seed(roots);
     for (int launch = 0; launch < launches; ++launch)
@@ -80,19 +83,20 @@ protected:
   }
 };
 
-using Methods = ::testing::Types<tasks::stealing>;
+using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::ticket_ring>,
+                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
 TYPED_TEST_SUITE(TasksTree, Methods);
 
-// One root, a tree of about 10^4 tasks, the resident grid.
+// One root, a tree of 23987 tasks, the resident grid.
 TYPED_TEST(TasksTree, OneRootEveryTaskOnce)
 {
-  this->run({{0, 0}}, 8, 256, 3);
+  this->run({{0, 0}}, 10, 1u << 16, 3);
 }
 
 // Many roots (64 copies of one) spread over the queues, and a grid of one block (no thieves: the pool still ends).
 TYPED_TEST(TasksTree, ManyRootsAndOneBlock)
 {
-  this->run(std::vector<node>(64, node{0, 0}), 6, 4096, 2); // each id 64 times
+  this->run(std::vector<node>(64, node{0, 0}), 6, 1u << 16, 2); // each id 64 times
   this->run({{0, 0}}, 6, 4096, 2, {}, 1);
 }
 
@@ -118,8 +122,53 @@ TYPED_TEST(TasksTree, FaultInjectedLaunches)
   tiny.spurious_cas      = p30;
   for (const tasks::faults& f : {cas, delay, stall, steal})
   {
-    this->run({{0, 0}}, 5, 64, 200, f, 16);
+    this->run({{0, 0}}, 5, 256, 200, f, 16);
   }
-  this->template run<32>({{0, 0}}, 5, 64, 200, tiny, 16);
+  this->template run<32>({{0, 0}}, 5, 256, 200, tiny, 16);
+}
+} // namespace
+
+namespace {
+class TasksHost : public Gpu
+{};
+
+// R24: a grid over the resident count is refused on the host, with the resident count.
+TEST_F(TasksHost, R24GridOverResidencyIsRefused)
+{
+  tasks::pool_host<node, tasks::stealing> pool(16);
+  pool.seed(node{0, 0});
+  auto kernel        = tasks_test::run_tree<tasks::stealing, tasks::default_keep>;
+  const int resident = pool.resident_grid(kernel, 1024, 0);
+  try
+  {
+    pool.launch(tasks::blocks{resident + 1}, kernel, 1024, 0, 0, nullptr, nullptr, 0u);
+    FAIL() << "a grid over residency was launched";
+  }
+  catch (const std::runtime_error& e)
+  {
+    EXPECT_EQ(std::string(e.what()).rfind("ptxw: R24 resident workers:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(resident) + " resident"), std::string::npos) << e.what();
+  }
+}
+
+// R23: seeds beyond the capacity are refused at the launch that would place them.
+TEST_F(TasksHost, R23SeedsBeyondTheCapacityAreRefused)
+{
+  tasks::pool_host<node, tasks::lockfree_queue<tasks::ticket_ring>> pool(4);
+  pool.seed(std::vector<node>(5, node{0, 0}));
+  auto kernel = tasks_test::run_tree<tasks::lockfree_queue<tasks::ticket_ring>, tasks::default_keep>;
+  EXPECT_THROW(
+    {
+      try
+      {
+        pool.launch(tasks::blocks{1}, kernel, 64, 0, 0, nullptr, nullptr, 0u);
+      }
+      catch (const std::runtime_error& e)
+      {
+        EXPECT_EQ(std::string(e.what()).rfind("ptxw: R23 no overwrite: 5 seeds do not fit", 0), 0u) << e.what();
+        throw;
+      }
+    },
+    std::runtime_error);
 }
 } // namespace

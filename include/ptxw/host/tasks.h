@@ -8,7 +8,7 @@
 //   pool.reset();                                                   // no seeds: ready for new ones
 //
 // Capacity units: tasks per block's deque (stealing), per list (static_list), in the one queue
-// (lockfree_queue, locked_queue). Each launch starts from the seeds (live = their number) and
+// (lockfree_queue, locked_queue), rounded up to a power of two. Each launch starts from the seeds (live = their number) and
 // zeroed counters. The grid is every block resident at once, or fewer: workers wait for each
 // other's tasks, so a block that is not resident could make the others wait forever -- a grid over
 // residency is refused (R24), and the launch is cooperative, which the driver refuses over
@@ -96,6 +96,135 @@ struct host_memory<T, ::ptxw::tasks::stealing>
     return {ends.get(), slots.get(), capacity};
   }
 };
+
+// The methods with one queue: `cells` slots, seeded in positions 0..n-1 by `fill(cell, seed, id)`.
+template <class T, class Method, class Cell>
+struct shared_queue_host
+{
+  using memory = typename backend<T, Method>::memory;
+  std::uint32_t queues, capacity;
+  device_array<queue_ends> ends;
+  device_array<Cell> cells;
+
+  shared_queue_host(std::uint32_t grid, std::uint32_t cap)
+      : queues(grid)
+      , capacity(cap)
+      , ends(1, "allocating a task queue")
+      , cells(cap, "allocating a task queue")
+  {}
+
+  template <class Fill>
+  void place_with(const std::vector<T>& seeds, cudaStream_t stream, Fill fill)
+  {
+    if (seeds.size() > capacity)
+    {
+      refuse_seeds(seeds.size(), capacity, "into the queue");
+    }
+    queue_ends e{};
+    e.tail = seeds.size();
+    std::vector<Cell> staged(capacity);
+    for (std::size_t i = 0; i < capacity; ++i)
+    {
+      fill(staged[i], i, i < seeds.size() ? &seeds[i] : nullptr);
+    }
+    cuda_check(cudaMemcpyAsync(ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream), "seeding a task queue");
+    cuda_check(cudaMemcpyAsync(cells.get(), staged.data(), sizeof(Cell) * capacity, cudaMemcpyHostToDevice, stream),
+               "seeding a task queue");
+    cuda_check(cudaStreamSynchronize(stream), "seeding a task queue"); // `staged` dies here
+  }
+
+  memory view() const
+  {
+    return {ends.get(), cells.get(), capacity};
+  }
+};
+
+// Ring slot i starts free for position i, or published (i + 1) where it holds seed i.
+template <class T>
+struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>
+{
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>::shared_queue_host;
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    this->place_with(seeds, stream, [](ring_cell<T>& c, std::size_t i, const T* seed) {
+      c.seq = seed ? i + 1 : i;
+      c.e   = seed_entry(seed ? *seed : T{}, i);
+    });
+  }
+};
+
+// Slot i serves position i (lap 0): seed i, or NIL.
+template <class T>
+struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>
+{
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>::shared_queue_host;
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    this->place_with(seeds, stream, [](nil_cell<T>& c, std::size_t i, const T* seed) {
+      c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
+      c.e     = seed_entry(seed ? *seed : T{}, i);
+    });
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::locked_queue>
+    : shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>>
+{
+  using shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>>::shared_queue_host;
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    this->place_with(seeds, stream,
+                [](entry<T>& c, std::size_t i, const T* seed) { c = seed_entry(seed ? *seed : T{}, i); });
+  }
+};
+
+// The seeds are round 0's `in` list (list 0).
+template <class T>
+struct host_memory<T, ::ptxw::tasks::static_list>
+{
+  using memory = typename backend<T, ::ptxw::tasks::static_list>::memory;
+  std::uint32_t queues, capacity;
+  device_array<static_list_state> lists;
+  device_array<entry<T>> entries;
+
+  host_memory(std::uint32_t grid, std::uint32_t cap)
+      : queues(grid)
+      , capacity(cap)
+      , lists(1, "allocating a static task list")
+      , entries(2 * std::size_t(cap), "allocating a static task list")
+  {}
+
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    if (seeds.size() > capacity)
+    {
+      refuse_seeds(seeds.size(), capacity, "into the first round's list");
+    }
+    static_list_state s{};
+    s.size[0] = seeds.size();
+    std::vector<entry<T>> staged(seeds.size());
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+    {
+      staged[i] = seed_entry(seeds[i], i);
+    }
+    cuda_check(cudaMemcpyAsync(lists.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream), "seeding a static task list");
+    if (!staged.empty())
+    {
+      cuda_check(cudaMemcpyAsync(entries.get(), staged.data(), sizeof(entry<T>) * staged.size(),
+                                 cudaMemcpyHostToDevice, stream),
+                 "seeding a static task list");
+    }
+    cuda_check(cudaStreamSynchronize(stream), "seeding a static task list");
+  }
+
+  memory view() const
+  {
+    return {lists.get(), entries.get(), capacity};
+  }
+};
 } // namespace detail::tasks
 
 namespace tasks {
@@ -124,9 +253,16 @@ class pool_host
   detail::device_array<pool_state> state_;
   std::optional<detail::tasks::host_memory<T, Method>> memory_;
 
+  // Rounded up to a power of two: a queue's slot is a position's low bits.
   std::uint32_t capacity() const
   {
-    return faults_.capacity != 0 ? faults_.capacity : static_cast<std::uint32_t>(capacity_);
+    const std::size_t asked = faults_.capacity != 0 ? faults_.capacity : capacity_;
+    std::uint32_t c         = 1;
+    while (c < asked)
+    {
+      c *= 2;
+    }
+    return c;
   }
 
 public:
@@ -134,9 +270,9 @@ public:
       : capacity_(capacity)
       , state_(1, "allocating a task pool")
   {
-    if (capacity == 0 || capacity > 0xffff'ffffu)
+    if (capacity == 0 || capacity > (1u << 31))
     {
-      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^32 - 1 tasks, not "
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^31 tasks, not "
                                + std::to_string(capacity));
     }
   }

@@ -3,7 +3,7 @@
 // block operates (tasks/worker.h hands its result to the block).
 //
 // Positions only grow (signed 64-bit: no ABA tag to wrap, where the 2011 code packed 16 bits); the
-// slot of position i is i % capacity. Memory order, per operation (the PTX each line emits is
+// slot of position i is i mod capacity, a power of two (the host rounds up). Memory order, per operation (the PTX each line emits is
 // checked in SASS by tests/codegen/tasks):
 //   push (any thread of the owner block): write the entry beyond bottom, where no thief looks;
 //         retire then publishes every push of the task with one st.release.gpu of bottom (R25).
@@ -42,7 +42,7 @@ struct backend<T, ::ptxw::tasks::stealing>
   {
     deque_ends* ends; // per block
     entry<T>* slots; // per block, `capacity` each
-    ::cuda::std::uint32_t capacity;
+    ::cuda::std::uint32_t capacity; // a power of two
   };
   // The owner's leader's registers.
   struct local
@@ -64,7 +64,7 @@ struct backend<T, ::ptxw::tasks::stealing>
   __device__ static entry<T>& slot(const pool_t& p, ::cuda::std::uint32_t queue, long long i)
   {
     return p.mem_.slots[static_cast<unsigned long long>(queue) * p.mem_.capacity
-                        + static_cast<unsigned long long>(i) % p.mem_.capacity];
+                        + (static_cast<::cuda::std::uint32_t>(i) & (p.mem_.capacity - 1))];
   }
 
   __device__ static void open(const pool_t& p, local& l)

@@ -4,7 +4,7 @@
 // LD/ST/ATOM.E (and, for a 64-bit CAS, a fallback path for shared memory) where these give
 // LDG/STG/ATOMG. The fence is cuda::ptx's.
 //
-// What ptxas 13.0 emits on sm_90a (tests/codegen/tasks): st.relaxed.gpu STG.E.64.STRONG.GPU;
+// What ptxas 13.0 emits on sm_90a (tests/codegen/tasks), for 64 bits: st.relaxed.gpu STG.E.64.STRONG.GPU;
 // st.release.gpu MEMBAR.ALL.GPU + STG.E.64.STRONG.GPU; ld.relaxed.gpu LDG.E.64.STRONG.GPU;
 // ld.acquire.gpu LDG.E.64.STRONG.GPU + CCTL.IVALL; fence.sc.gpu MEMBAR.SC.GPU (+ ERRBAR, CGAERRBAR,
 // CCTL.IVALL); atom.acq_rel.gpu.cas MEMBAR.ALL.GPU + ATOMG.E.CAS.64.STRONG.GPU + CCTL.IVALL.
@@ -18,36 +18,72 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks::isa {
-// ld.relaxed.gpu.global.b64 d, [a];  // PTX ISA 60, SM_70
-__device__ inline long long ld_relaxed(const long long* a)
+// The 32- and 64-bit words the protocols use: .b32 in an "r" register, .b64 in an "l" one.
+template <class W>
+inline constexpr bool is_word = sizeof(W) == 4 || sizeof(W) == 8;
+
+// ld.relaxed.gpu.global.{b32,b64} d, [a];  // PTX ISA 60, SM_70
+template <class W>
+__device__ W ld_relaxed(const W* a)
 {
-  long long d;
-  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
+  static_assert(is_word<W>);
+  W d;
+  if constexpr (sizeof(W) == 4)
+  {
+    asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(d) : "l"(a) : "memory");
+  }
+  else
+  {
+    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
+  }
   return d;
 }
 
-// ld.acquire.gpu.global.b64 d, [a];  // PTX ISA 60, SM_70
+// ld.acquire.gpu.global.{b32,b64} d, [a];  // PTX ISA 60, SM_70
 template <class W>
 __device__ W ld_acquire(const W* a)
 {
-  static_assert(sizeof(W) == 8, "a 64-bit word");
+  static_assert(is_word<W>);
   W d;
-  asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
+  if constexpr (sizeof(W) == 4)
+  {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(d) : "l"(a) : "memory");
+  }
+  else
+  {
+    asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
+  }
   return d;
 }
 
-// st.relaxed.gpu.global.b64 [a], v;  // PTX ISA 60, SM_70
-__device__ inline void st_relaxed(long long* a, long long v)
+// st.relaxed.gpu.global.{b32,b64} [a], v;  // PTX ISA 60, SM_70
+template <class W>
+__device__ void st_relaxed(W* a, W v)
 {
-  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+  static_assert(is_word<W>);
+  if constexpr (sizeof(W) == 4)
+  {
+    asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
+  }
+  else
+  {
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+  }
 }
 
-// st.release.gpu.global.b64 [a], v;  // PTX ISA 60, SM_70
+// st.release.gpu.global.{b32,b64} [a], v;  // PTX ISA 60, SM_70
 template <class W>
 __device__ void st_release(W* a, W v)
 {
-  static_assert(sizeof(W) == 8, "a 64-bit word");
-  asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+  static_assert(is_word<W>);
+  if constexpr (sizeof(W) == 4)
+  {
+    asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
+  }
+  else
+  {
+    asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
+  }
 }
 
 // fence.sc.gpu;  // PTX ISA 60, SM_70: the one fence that orders a store before a later load.
@@ -56,17 +92,48 @@ __device__ inline void fence_sc()
   ptx::fence(ptx::sem_sc, ptx::scope_gpu);
 }
 
-// atom.acq_rel.gpu.global.cas.b64 d, [a], expected, desired;  // PTX ISA 60, SM_70. True where it swapped.
+// atom{.acq_rel,.relaxed}.gpu.global.cas.{b32,b64} d, [a], expected, desired;  // PTX ISA 60, SM_70.
+// True where it swapped.
+template <bool AcqRel, class W>
+__device__ bool cas(W* a, W expected, W desired)
+{
+  static_assert(is_word<W>);
+  W old;
+  if constexpr (sizeof(W) == 4 && AcqRel)
+  {
+    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+  }
+  else if constexpr (sizeof(W) == 4)
+  {
+    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+  }
+  else if constexpr (AcqRel)
+  {
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+  }
+  else
+  {
+    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+  }
+  return old == expected;
+}
 template <class W>
 __device__ bool cas_acq_rel(W* a, W expected, W desired)
 {
-  static_assert(sizeof(W) == 8, "a 64-bit word");
-  W old;
-  asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
-               : "=l"(old)
-               : "l"(a), "l"(expected), "l"(desired)
-               : "memory");
-  return old == expected;
+  return cas<true>(a, expected, desired);
+}
+template <class W>
+__device__ bool cas_relaxed(W* a, W expected, W desired)
+{
+  return cas<false>(a, expected, desired);
+}
+
+// atom.acq_rel.gpu.global.add.u32 d, [a], v;  // PTX ISA 60, SM_70 (a grid barrier's arrival)
+__device__ inline unsigned add_acq_rel(unsigned* a, unsigned v)
+{
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(a), "r"(v) : "memory");
+  return old;
 }
 
 // red.release.gpu.global.add.u64 [a], v;  // PTX ISA 60, SM_70

@@ -104,6 +104,10 @@ __device__ inline bool injected(::cuda::std::uint32_t rate, ::cuda::std::uint32_
 // (tasks/deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
 template <class T, class Method>
 struct backend;
+template <class Pool>
+struct shared_queue_steps; // tasks/shared_queue.h
+template <class Pool>
+struct static_list_barrier; // tasks/static_list.h
 } // namespace detail::tasks
 
 namespace tasks {
@@ -143,6 +147,8 @@ class pool
   template <class U, class M>
   friend class forked;
   friend struct detail::tasks::backend<T, Method>;
+  friend struct detail::tasks::shared_queue_steps<pool>;
+  friend struct detail::tasks::static_list_barrier<pool>;
 
 public:
   template <class Deferred = void>

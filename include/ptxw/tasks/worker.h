@@ -248,6 +248,28 @@ class owner_end
     backend::close(pool_, local_);
   }
 
+  // Every thread: one steal from the victim's deque, as next() hands a task over (thief_end::steal).
+  __device__ task<T> steal_from(::cuda::std::uint32_t victim)
+  {
+    record& r = slot_->records_.buffer[buffer_];
+    if (detail::claim::leads())
+    {
+      slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
+      detail::tasks::entry<T> e;
+      r.present = backend::steal(pool_, local_, victim, e, counts_) ? 1u : 0u;
+      if (r.present != 0)
+      {
+        r.value.store(e.value);
+        r.id = detail::tasks::id_of(e);
+        ++counts_.tasks_run;
+        r.where = backend::reserve(pool_, local_);
+        r.kept  = slot_->kept_count_;
+      }
+    }
+    __syncthreads();
+    return hand_over(r);
+  }
+
 public:
   owner_end(const owner_end&)            = delete; // one owner per block (R22)
   owner_end& operator=(const owner_end&) = delete;
@@ -348,23 +370,7 @@ public:
   // another block won it (which says nothing about the pool being finished). Retire it as any.
   __device__ task<T> steal()
   {
-    auto& r = owner_->slot_->records_.buffer[owner_->buffer_];
-    if (detail::claim::leads())
-    {
-      owner_->slot_->pushes_[0] = owner_->slot_->pushes_[1] = owner_->slot_->pushes_[2] = 0;
-      detail::tasks::entry<T> e;
-      r.present = detail::tasks::backend<T, Method>::steal(owner_->pool_, owner_->local_, victim_, e, owner_->counts_) ? 1u : 0u;
-      if (r.present != 0)
-      {
-        r.value.store(e.value);
-        r.id = detail::tasks::id_of(e);
-        ++owner_->counts_.tasks_run;
-        r.where = detail::tasks::backend<T, Method>::reserve(owner_->pool_, owner_->local_);
-        r.kept  = owner_->slot_->kept_count_;
-      }
-    }
-    __syncthreads();
-    return owner_->hand_over(r);
+    return owner_->steal_from(victim_);
   }
 
   PTXW_REFUSED(PTXW_RULE(R22) "a thief end only steals, at the top; popping at the bottom is the owner's "

@@ -1,0 +1,221 @@
+// The task pools' queues against the raw costs they are built of, in one run (docs/task-queues.md):
+//
+//   build/benchmarks/ptxw_bench_task_queues
+//
+// 1. Throughput: binary trees of 2^18 empty tasks (64 roots, depth 11) run by every method on the
+//    resident grid of 128-thread blocks; each task is one dequeue (next) and up to two enqueues
+//    (push). Against it, the raw contended atom.add counter on one address: by one thread per
+//    block of the same grid (what each queue operation's leader is), and by every thread.
+// 2. Latency: a steal (ld.acquire top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's
+//    pop, one thread on an otherwise idle GPU, in units of one dependent atomic (atom.add whose
+//    address depends on the previous one's result).
+// Timings: best of 3, each contender beside the others (harness.h's best_in_turn); a pool's launch
+// is timed alone (its seeding, pool_host::prepare, before it).
+#include <ptxw/host/tasks.h>
+
+#include "harness.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace {
+namespace tasks = ptxw::tasks;
+using ptxw_bench::best_in_turn;
+using ptxw_bench::event_timer;
+
+struct job
+{
+  unsigned depth;
+};
+
+constexpr unsigned kRoots = 64, kDepth = 11, kThreads = 128;
+constexpr unsigned long long kTasks = static_cast<unsigned long long>(kRoots) * ((2ull << kDepth) - 1);
+
+template <class Method>
+__global__ void binary_tree(tasks::pool<job, Method> p, unsigned* dropped)
+{
+  __shared__ tasks::worker_slot<job, Method, 32> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    auto kids = w.fork(t, 2);
+    if (threadIdx.x < 2 && t->depth < kDepth)
+    {
+      const job c{t->depth + 1};
+      if (kids.push(c) == tasks::push_result::full && kids.keep(c) == tasks::push_result::full)
+      {
+        atomicAdd(dropped, 1u);
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+// `iters` fetch-and-adds on one counter by thread 0 of every block, or by every thread.
+__global__ void contended_add(unsigned long long* counter, unsigned long long* sink, int iters, bool every_thread)
+{
+  if (!every_thread && threadIdx.x != 0)
+  {
+    return;
+  }
+  unsigned long long acc = 0;
+  for (int i = 0; i < iters; ++i)
+  {
+    acc += atomicAdd(counter, 1ull);
+  }
+  if (acc == 42)
+  {
+    *sink = acc;
+  }
+}
+
+__device__ unsigned long long elapsed_ns[1];
+
+// One thread: `n` atomics, each one's address depending on the previous one's result.
+__global__ void dependent_atomics(unsigned long long* words, int n)
+{
+  unsigned long long x         = 0;
+  const unsigned long long t0 = ptxw::checked::now_ns();
+  for (int i = 0; i < n; ++i)
+  {
+    x = atomicAdd(words + (x >> 62), 1ull);
+  }
+  elapsed_ns[0] = ptxw::checked::now_ns() - t0 + (x == 7 ? 1 : 0);
+}
+
+// One thread: `n` steals (or pops) from deque 0, seeded with at least n tasks.
+template <bool Steal>
+__global__ void one_thread_takes(tasks::pool<job, tasks::stealing> p, int n, unsigned* got)
+{
+  using backend = ptxw::detail::tasks::backend<job, tasks::stealing>;
+  backend::local l{};
+  backend::open(p, l);
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<job> e;
+  unsigned sum                 = 0;
+  const unsigned long long t0 = ptxw::checked::now_ns();
+  for (int i = 0; i < n; ++i)
+  {
+    const bool ok = Steal ? backend::steal(p, l, 0, e, c) : backend::pop(p, l, e, c);
+    sum += ok ? 1u + e.value.depth : 0u;
+  }
+  elapsed_ns[0] = ptxw::checked::now_ns() - t0;
+  *got          = sum;
+}
+
+template <class Method>
+struct contender
+{
+  const char* name;
+  std::size_t capacity;
+  tasks::pool_host<job, Method> pool;
+  ptxw_bench::device_array<unsigned> dropped;
+  event_timer timer;
+  tasks::pool_stats last{};
+
+  contender(const char* n, std::size_t cap)
+      : name(n)
+      , capacity(cap)
+      , pool(cap)
+  {
+    dropped.reserve(1);
+    pool.seed(std::vector<job>(kRoots, job{0}));
+  }
+  double us()
+  {
+    PTXW_BENCH_CHECK(cudaMemset(dropped.get(), 0, sizeof(unsigned)));
+    // Seeded as pool_host::launch does it, outside the timing; the resident grid, launched alone.
+    const int grid = pool.resident_grid(binary_tree<Method>, kThreads, 0);
+    const auto p   = pool.prepare(grid);
+    const double t = timer.us([&] { binary_tree<Method><<<grid, kThreads>>>(p, dropped.get()); });
+    last           = pool.stats();
+    const unsigned d = ptxw_bench::download(dropped.get(), 1)[0];
+    if (last.tasks_run != kTasks || d != 0)
+    {
+      std::fprintf(stderr, "%s: %llu tasks run of %llu, %u dropped\n", name, last.tasks_run, kTasks, d);
+      std::exit(1);
+    }
+    std::fprintf(stderr, "  %s: %.1f us\n", name, t); // progress, and every pass's figure
+    return t;
+  }
+};
+} // namespace
+
+int main()
+{
+  cudaDeviceProp prop{};
+  PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs; %llu tasks (binary tree: %u roots, depth %u), %u threads per block\n\n", prop.name,
+              prop.multiProcessorCount, kTasks, kRoots, kDepth, kThreads);
+
+  // 1. Throughput.
+  contender<tasks::stealing> stealing("stealing", 64);
+  contender<tasks::lockfree_queue<tasks::ticket_ring>> ring("lockfree_queue<ticket_ring>", 1u << 18);
+  contender<tasks::lockfree_queue<tasks::nil_slots>> nil("lockfree_queue<nil_slots>", 1u << 18);
+  contender<tasks::locked_queue> locked("locked_queue", 1u << 18);
+  contender<tasks::static_list> list("static_list", 1u << 18);
+  const int grid = stealing.pool.resident_grid(binary_tree<tasks::stealing>, kThreads, 0);
+  ptxw_bench::device_array<unsigned long long> counter, sink;
+  counter.reserve(4);
+  sink.reserve(1);
+  event_timer t;
+  const int leader_iters = 2000, thread_iters = 200;
+  const auto best        = best_in_turn<double>(
+    3, [&] { return stealing.us(); }, [&] { return ring.us(); }, [&] { return nil.us(); },
+    [&] { return locked.us(); }, [&] { return list.us(); },
+    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false); }); },
+    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, true); }); });
+  PTXW_BENCH_CHECK(cudaGetLastError());
+  const double leader_ops = static_cast<double>(grid) * leader_iters / best[5] * 1e6;
+  const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[6] * 1e6;
+  std::printf("grid %d blocks (resident)                time      tasks/s   / counter (1 leader per block)   "
+              "steals won   failed CAS   max occupancy\n",
+              grid);
+  const tasks::pool_stats* stats[] = {&stealing.last, &ring.last, &nil.last, &locked.last, &list.last};
+  const char* names[]              = {stealing.name, ring.name, nil.name, locked.name, list.name};
+  for (int i = 0; i < 5; ++i)
+  {
+    const double rate = kTasks / best[i] * 1e6;
+    std::printf("%-36s %9.1f us  %9.3g   %6.3f   %28llu %12llu %15llu\n", names[i], best[i], rate, rate / leader_ops,
+                stats[i]->steals_won, stats[i]->failed_cas, stats[i]->max_occupancy);
+  }
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[5],
+              leader_ops, leader_iters);
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n\n", "atom.add counter, every thread", best[6], thread_ops,
+              thread_iters);
+
+  // 2. Latency.
+  const int n = 20000;
+  ptxw_bench::device_array<unsigned> got;
+  got.reserve(1);
+  unsigned long long ns[3] = {};
+  PTXW_BENCH_CHECK(cudaMemset(counter.get(), 0, 4 * sizeof(unsigned long long)));
+  dependent_atomics<<<1, 1>>>(counter.get(), n);
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns[0], elapsed_ns, sizeof ns[0]));
+  for (int steal = 0; steal < 2; ++steal)
+  {
+    tasks::pool_host<job, tasks::stealing> deque(1u << 15);
+    deque.seed(std::vector<job>(n, job{1}));
+    const auto p = deque.prepare(1);
+    if (steal)
+    {
+      one_thread_takes<true><<<1, 1>>>(p, n, got.get());
+    }
+    else
+    {
+      one_thread_takes<false><<<1, 1>>>(p, n, got.get());
+    }
+    PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns[1 + steal], elapsed_ns, sizeof ns[0]));
+    if (ptxw_bench::download(got.get(), 1)[0] != 2u * n)
+    {
+      std::fprintf(stderr, "%s: not every take got a task\n", steal ? "steal" : "pop");
+      return 1;
+    }
+  }
+  const double dep = static_cast<double>(ns[0]) / n;
+  std::printf("latency, one thread, idle GPU        ns     / dependent atomic\n");
+  std::printf("%-36s %6.1f   %6.2f\n", "dependent atom.add", dep, 1.0);
+  std::printf("%-36s %6.1f   %6.2f\n", "pop (owner, fence.sc)", ns[1] / double(n), ns[1] / double(n) / dep);
+  std::printf("%-36s %6.1f   %6.2f\n", "steal (thief, fence.sc + CAS)", ns[2] / double(n), ns[2] / double(n) / dep);
+  return 0;
+}

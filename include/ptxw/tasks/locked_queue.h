@@ -1,0 +1,80 @@
+// ptxw/tasks/locked_queue.h: locked_queue -- the seed's blocking queue, one spin lock around both
+// ends of a ring. Fair warning: it is kept for the comparison the seed makes ("potentially very
+// inefficient, particularly for fine-grained tasks"); every push and take of the grid waits for
+// the one lock, and a holder that is descheduled stalls everyone. Prefer stealing or
+// lockfree_queue<ticket_ring>.
+// Memory order: the lock is taken with atom.acq_rel.cas 0 -> 1 and given back with
+// st.release 0; inside it the ends and the entries are plain accesses, ordered by the lock (R25).
+#pragma once
+
+#include <ptxw/tasks/shared_queue.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+template <class T>
+struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>>
+{
+  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>;
+  using steps  = shared_queue_steps<pool_t>;
+  using local  = typename steps::local;
+  using room   = typename steps::room;
+  using memory = shared_queue_memory<entry<T>>;
+
+  // `while (atomicCAS(&lock, 0, 1) == 1);` -- the seed's, with a short sleep between tries. Returns
+  // the failed tries.
+  __device__ static unsigned lock(const pool_t& p)
+  {
+    unsigned failed = 0;
+    while (!isa::cas_acq_rel(&p.mem_.ends->lock, 0u, 1u))
+    {
+      ++failed;
+      __nanosleep(32);
+    }
+    return failed;
+  }
+  __device__ static void unlock(const pool_t& p)
+  {
+    isa::st_release(&p.mem_.ends->lock, 0u);
+  }
+
+  __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
+  {
+    c.failed_cas += lock(p);
+    queue_ends& q  = *p.mem_.ends;
+    const bool got = q.head != q.tail;
+    if (got)
+    {
+      entry<T>& e = p.mem_.cells[q.head & (p.mem_.capacity - 1)];
+      out         = e;
+      mark_taken(e, p.sink_);
+      ++q.head;
+    }
+    unlock(p);
+    return got ? taken::got : taken::none;
+  }
+
+  // Any thread: false where the ring is full.
+  __device__ static bool push(const pool_t& p, const room&, ::cuda::std::uint32_t, const T& child)
+  {
+    (void) lock(p);
+    queue_ends& q   = *p.mem_.ends;
+    const bool room_left = q.tail - q.head < p.mem_.capacity;
+    const unsigned long long at = q.tail;
+    if (room_left)
+    {
+      entry<T>& e = p.mem_.cells[q.tail & (p.mem_.capacity - 1)];
+      e.value     = child;
+      mark_pushed(e, p.state_);
+      steps::delay(p);
+      ++q.tail;
+    }
+    unlock(p);
+    if (room_left)
+    {
+      steps::sample_occupancy(p, at);
+    }
+    return room_left;
+  }
+};
+} // namespace detail::tasks
+PTXW_NAMESPACE_END

@@ -1,0 +1,72 @@
+// ptxw/tasks/shared_queue.h: what the methods with one queue for the whole grid have in common
+// (lockfree_queue<ticket_ring>, lockfree_queue<nil_slots>, locked_queue): the queue's ends, and a
+// worker's steps that do not touch the queue. Their pushes publish at once, from the pushing
+// thread, so fork() counts a task's children live before any push (counts_at_fork).
+#pragma once
+
+#include <ptxw/tasks/checks.h>
+#include <ptxw/tasks/isa.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// The queue's ends, each on its own 64-byte line.
+struct alignas(128) queue_ends
+{
+  unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
+  unsigned long long padding[7];
+  unsigned long long tail; // next position to fill (nil_slots: a hint)
+  ::cuda::std::uint32_t lock; // locked_queue: 1 while held
+};
+
+template <class Cell>
+struct shared_queue_memory
+{
+  queue_ends* ends;
+  Cell* cells;
+  ::cuda::std::uint32_t capacity; // a power of two
+};
+
+template <class Pool>
+struct shared_queue_steps
+{
+  struct local
+  {
+    ::cuda::std::uint32_t rng;
+  };
+  struct room
+  {};
+  static constexpr bool counts_at_fork = true;
+  static constexpr bool counts_live    = true;
+
+  __device__ static void open(const Pool& p, local& l)
+  {
+    l.rng = (p.faults_.seed ^ ((blockIdx.x + 1) * 0x9E37'79B9u)) | 1u;
+  }
+  __device__ static room reserve(const Pool&, const local&)
+  {
+    return {};
+  }
+  __device__ static void publish(const Pool&, local&, ::cuda::std::uint32_t) {}
+  __device__ static void close(const Pool&, const local&) {}
+
+  // Occupancy, sampled by every 64th push (an exact maximum would cost a load of head per push).
+  __device__ static void sample_occupancy(const Pool& p, unsigned long long tail)
+  {
+    if ((tail & 63u) == 0)
+    {
+      const unsigned long long head = isa::ld_relaxed(&p.mem_.ends->head);
+      atomicMax(&p.state_->max_occupancy, tail + 1 > head ? tail + 1 - head : 0ull);
+    }
+  }
+
+  // A sleep before a publication, where the faults ask for one.
+  __device__ static void delay(const Pool& p)
+  {
+    if (p.faults_.publish_delay_ns != 0)
+    {
+      __nanosleep(p.faults_.publish_delay_ns);
+    }
+  }
+};
+} // namespace detail::tasks
+PTXW_NAMESPACE_END

@@ -1,0 +1,105 @@
+// R17, R20, R21, R22, R23 for ptxw/tasks.h: a pool exists only as the view of a pool_host (a
+// default-made one does not compile); a task's ticket and a fork's reservation are not copied; a
+// thief end does not pop; a push's result is not discarded.
+// REQUIRES: target-sm_90a
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_DEFAULT_POOL %s 2>&1 | FileCheck %s --check-prefix=DEFAULT_POOL
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TICKET_COPY %s 2>&1 | FileCheck %s --check-prefix=TICKET_COPY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TICKET_ASSIGN %s 2>&1 | FileCheck %s --check-prefix=TICKET_ASSIGN
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_FORK_COPY %s 2>&1 | FileCheck %s --check-prefix=FORK_COPY
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_THIEF_POP %s 2>&1 | FileCheck %s --check-prefix=THIEF_POP
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PUSH_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=PUSH_DISCARDED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_KEEP_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=KEEP_DISCARDED
+//
+// Without a CASE the file compiles: the contract's loop, a steal through a thief end.
+
+#include <ptxw/tasks.h>
+
+struct node
+{
+  unsigned id;
+};
+
+__global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, unsigned* out)
+{
+  __shared__ ptxw::tasks::worker_slot<node, ptxw::tasks::stealing> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    auto kids = w.fork(t, 2);
+    if (threadIdx.x < 2 && kids.push(node{2 * t->id + threadIdx.x}) == ptxw::tasks::push_result::full)
+    {
+      out[0] = kids.keep(node{2 * t->id + threadIdx.x}) == ptxw::tasks::push_result::full;
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+  if (auto stolen = w.victim(0).steal())
+  {
+    w.retire(std::move(stolen));
+  }
+
+#if defined(CASE_DEFAULT_POOL)
+  // DEFAULT_POOL: error: static assertion failed with "ptxw: R17 initialised: a task pool comes only from pool_host::view()
+  // DEFAULT_POOL: at line [[#@LINE+2]] of
+  // DEFAULT_POOL: 1 error detected in the compilation of
+  ptxw::tasks::pool<node, ptxw::tasks::stealing> uninitialised;
+  (void) uninitialised;
+#endif
+
+#if defined(CASE_TICKET_COPY)
+  if (auto t = w.next())
+  {
+    // TICKET_COPY: tasks_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R20 exactly once: a task's ticket is not copied
+    // TICKET_COPY: 1 error detected in the compilation of
+    auto copy = t;
+    w.retire(std::move(copy));
+  }
+#endif
+
+#if defined(CASE_TICKET_ASSIGN)
+  auto a = w.next();
+  auto b = w.next();
+  // TICKET_ASSIGN: tasks_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R20 exactly once: a task's ticket is not assigned
+  // TICKET_ASSIGN: 1 error detected in the compilation of
+  a = b;
+#endif
+
+#if defined(CASE_FORK_COPY)
+  if (auto t = w.next())
+  {
+    auto kids = w.fork(t, 1);
+    // FORK_COPY: tasks_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R21 exact termination: a fork's reservation is not copied
+    // FORK_COPY: 1 error detected in the compilation of
+    auto twice = kids;
+    w.retire(std::move(t), std::move(twice));
+  }
+#endif
+
+#if defined(CASE_THIEF_POP)
+  // THIEF_POP: tasks_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R22 owner and thief: a thief end only steals, at the top
+  // THIEF_POP: 1 error detected in the compilation of
+  auto popped = w.victim(1).pop();
+#endif
+
+#if defined(CASE_PUSH_DISCARDED)
+  if (auto t = w.next())
+  {
+    auto kids = w.fork(t, 1);
+    // PUSH_DISCARDED: tasks_rules.cu([[#@LINE+2]]): error #3001-D: ignoring return value type with "nodiscard" attribute ("ptxw: R23 no overwrite: a push's result says whether the child was pushed
+    // PUSH_DISCARDED: 1 error detected in the compilation of
+    kids.push(node{1});
+    w.retire(std::move(t), std::move(kids));
+  }
+#endif
+
+#if defined(CASE_KEEP_DISCARDED)
+  if (auto t = w.next())
+  {
+    auto kids = w.fork(t, 1);
+    // KEEP_DISCARDED: tasks_rules.cu([[#@LINE+2]]): error #3001-D: ignoring return value type with "nodiscard" attribute ("ptxw: R23 no overwrite:
+    // KEEP_DISCARDED: 1 error detected in the compilation of
+    kids.keep(node{1});
+    w.retire(std::move(t), std::move(kids));
+  }
+#endif
+}

@@ -1,0 +1,190 @@
+// Checked mode on the task pools: for R20, R21, R22 and R24 a kernel that breaks the rule through
+// the typed API, and the report that must come of it -- with the rule id, never a hang. (That
+// conforming kernels make no report is asserted by every TasksTree test; a task taken twice is
+// reported by the litmus test built with pop's fence dropped, docs/task-queues.md.)
+#include <ptxw/host/tasks.h>
+
+#include "gpu.h"
+
+#include <vector>
+
+namespace {
+namespace tasks = ptxw::tasks;
+using method    = tasks::stealing;
+
+struct job
+{
+  unsigned id;
+};
+
+// R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
+__global__ void loses_a_ticket(tasks::pool<job, method> p, unsigned lost)
+{
+  __shared__ tasks::worker_slot<job, method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (t->id == lost)
+    {
+      continue; // R20: the ticket ends here, unretired
+    }
+    w.retire(std::move(t));
+  }
+}
+
+// R21: a fork of 1 that pushes 2; the second push is refused (full) and kept instead.
+__global__ void pushes_beyond_the_reservation(tasks::pool<job, method> p, unsigned* kept)
+{
+  __shared__ tasks::worker_slot<job, method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    auto kids = w.fork(t, 1);
+    if (threadIdx.x == 0 && t->id == 0)
+    {
+      (void) kids.push(job{1});
+      if (kids.push(job{2}) == tasks::push_result::full) // R21
+      {
+        *kept = kids.keep(job{2}) == tasks::push_result::pushed;
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+// R22: a second owner end of the block's deque.
+__global__ void joins_twice(tasks::pool<job, method> p)
+{
+  __shared__ tasks::worker_slot<job, method> slot, second;
+  auto w  = p.join(slot);
+  auto w2 = p.join(second); // R22
+  while (auto t = w.next())
+  {
+    w.retire(std::move(t));
+  }
+  (void) w2;
+}
+
+// R24: the block that takes task 0 holds it for `hold_ns` before retiring; the others' wait for
+// work outlives the sink's bound.
+__global__ void holds_a_task(tasks::pool<job, method> p, unsigned long long hold_ns)
+{
+  __shared__ tasks::worker_slot<job, method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (t->id == 0 && threadIdx.x == 0)
+    {
+      const unsigned long long start = ptxw::checked::now_ns();
+      while (ptxw::checked::now_ns() - start < hold_ns)
+      {
+      }
+    }
+    __syncthreads();
+    w.retire(std::move(t));
+  }
+}
+
+class TasksChecked : public Gpu
+{
+protected:
+  void SetUp() override
+  {
+    Gpu::SetUp();
+    if (!IsSkipped())
+    {
+      PTXW_SKIP_UNLESS_CHECKED();
+    }
+  }
+
+  static std::vector<ptxw::checked::diagnostic> of_rule(const std::vector<ptxw::checked::diagnostic>& all, ptxw::rule r)
+  {
+    std::vector<ptxw::checked::diagnostic> out;
+    for (const auto& d : all)
+    {
+      if (d.rule == static_cast<unsigned>(r))
+      {
+        out.push_back(d);
+      }
+    }
+    return out;
+  }
+};
+
+TEST_F(TasksChecked, R20TicketEndedWithoutRetire)
+{
+  ptxw::checked::diagnostics diag(256, 50'000'000); // waits are bounded at 50 ms
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  for (unsigned i = 0; i < 8; ++i)
+  {
+    pool.seed(job{i});
+  }
+  pool.launch(tasks::blocks{4}, loses_a_ticket, 64, 0, 0, 5u);
+  PTXW_LAUNCH_OK();
+  const auto all  = diag.read();
+  const auto lost = of_rule(all, ptxw::rule::exactly_once);
+  ASSERT_EQ(lost.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(lost[0].phase, 5u) << "the lost task's id (seed 5)";
+  EXPECT_EQ(lost[0].thread[0], 0u);
+  // The lost task stays live, so the other blocks' wait for work ends in R24 reports, not a hang.
+  EXPECT_FALSE(of_rule(all, ptxw::rule::resident_workers).empty());
+}
+
+TEST_F(TasksChecked, R21PushBeyondTheReservation)
+{
+  ptxw::checked::diagnostics diag;
+  DeviceBuffer<unsigned> kept;
+  PTXW_CUDA_OK(kept.allocate_zeroed(1));
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation, 64, 0, 0, kept.get());
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exact_termination)) << ptxw::checked::describe(all[0]);
+  EXPECT_EQ(all[0].phase, 2u) << "the push's number";
+  EXPECT_EQ(all[0].detail, 1u) << "the reservation";
+  std::vector<unsigned> k;
+  PTXW_CUDA_OK(kept.download(k));
+  EXPECT_EQ(k[0], 1u) << "the refused child was kept instead";
+  EXPECT_EQ(pool.stats().tasks_run, 3u) << "the root, its pushed child and the kept one";
+  EXPECT_EQ(pool.stats().live, 0u);
+}
+
+TEST_F(TasksChecked, R22SecondOwnerOfADeque)
+{
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{3}, joins_twice, 64, 0, 0);
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 3u) << "one report per block";
+  for (const auto& d : all)
+  {
+    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::owner_and_thief)) << ptxw::checked::describe(d);
+    EXPECT_EQ(d.phase, d.block[0]) << "the deque";
+  }
+}
+
+TEST_F(TasksChecked, R24WaitForWorkOutlivesItsBound)
+{
+  ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{4}, holds_a_task, 64, 0, 0, 200'000'000ull); // held 200 ms
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 3u) << "the three blocks without the task";
+  for (const auto& d : all)
+  {
+    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(d);
+    EXPECT_EQ(d.detail, 1u) << "the one live task";
+  }
+  EXPECT_EQ(pool.stats().tasks_run, 1u);
+}
+} // namespace
