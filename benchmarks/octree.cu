@@ -158,7 +158,29 @@ const char* method_name<ptxw::tasks::stealing>()
 {
   return "stealing";
 }
-using methods = std::tuple<ptxw::tasks::stealing>;
+template <>
+const char* method_name<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>>()
+{
+  return "ticket ring";
+}
+template <>
+const char* method_name<ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>>()
+{
+  return "nil slots";
+}
+template <>
+const char* method_name<ptxw::tasks::locked_queue>()
+{
+  return "locked queue";
+}
+template <>
+const char* method_name<ptxw::tasks::static_list>()
+{
+  return "static list";
+}
+using methods = std::tuple<ptxw::tasks::stealing, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>,
+                           ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>, ptxw::tasks::locked_queue,
+                           ptxw::tasks::static_list>;
 
 // A dynamic builder as a contender: its pool's counters as the row's statistics.
 template <class Method, int Threads>
@@ -271,6 +293,10 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
     }
   }
   std::fflush(stdout);
+  if (csv.f != nullptr)
+  {
+    std::fflush(csv.f);
+  }
 }
 
 

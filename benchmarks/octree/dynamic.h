@@ -10,8 +10,8 @@
 //                       atomic after a fence) turns the counts into cursors and forks the scatter
 //                       chunks; each scatters its chunk through the join's cursors; the last to
 //                       arrive forks the node's children.
-// Chunks travel as ranges: a task of several chunks only splits in two halves and retires (its
-// pushes are published at once), so the chunks of one node spread over the grid in log2 steps
+// Chunks travel as ranges: a task of several chunks only splits in up to 8 parts and retires (its
+// pushes are published at once), so the chunks of one node spread over the grid in log8 steps
 // of stealing or queueing instead of all waiting in the one deque of the block that forked them.
 // Children of at most T particles (or at max_depth) are leaves, appended with one atomic a task and
 // copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../harness.h"
@@ -174,6 +175,43 @@ struct dynamic_block
     return s.last != 0;
   }
 
+  // The partition steps, each its own function (not inlined): the task loop around them keeps few
+  // registers live, so the kernel fits 128 registers a thread without spilling in the streaming loops.
+  __device__ __noinline__ static void scatter_range(storage& s, const float4* src, float4* dst, std::uint32_t begin,
+                                                    std::uint32_t n, int depth, std::uint32_t* cursors)
+  {
+    for (std::uint32_t i = 0; i < n; i += split_tile::size)
+    {
+      split_tile::scatter(s.tile, src, dst, begin + i, min(split_tile::size, n - i), depth, cursors);
+    }
+  }
+
+  __device__ __noinline__ static void count_chunk(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n,
+                                                  int depth, std::uint32_t* counts)
+  {
+    split_tile::count(s.tile, src, begin, n, depth, counts);
+  }
+
+  // One block splits a whole node: counts into s.counts, cursors, scatter.
+  __device__ static void split_node(storage& s, const node& nd, const float4* src, float4* dst, int depth)
+  {
+    if (threadIdx.x < 8)
+    {
+      s.counts[threadIdx.x] = 0;
+    }
+    count_chunk(s, src, nd.begin, nd.count, depth, s.counts);
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      for (std::uint32_t o = 0, at = nd.begin; o < 8; at += s.counts[o++])
+      {
+        s.cursors[o] = at;
+      }
+    }
+    __syncthreads();
+    scatter_range(s, src, dst, nd.begin, nd.count, depth, s.cursors);
+  }
+
   template <class Method>
   __device__ static void run(ptxw::tasks::pool<task_node, Method> p, const dynamic_args& a, unsigned char* smem)
   {
@@ -195,34 +233,17 @@ struct dynamic_block
       }
       else if (tn.step == phase::whole)
       {
-        if (threadIdx.x < 8)
-        {
-          s.counts[threadIdx.x] = 0;
-        }
-        split_tile::count(s.tile, src, nd.begin, nd.count, depth, s.counts);
-        __syncthreads();
-        if (threadIdx.x == 0)
-        {
-          for (std::uint32_t o = 0, at = nd.begin; o < 8; at += s.counts[o++])
-          {
-            s.cursors[o] = at;
-          }
-        }
-        __syncthreads();
-        for (std::uint32_t i = 0; i < nd.count; i += split_tile::size)
-        {
-          split_tile::scatter(s.tile, src, dst, nd.begin + i, min(split_tile::size, nd.count - i), depth, s.cursors);
-        }
+        split_node(s, nd, src, dst, depth);
         children(s, w, std::move(t), nd, a);
       }
-      else if (tn.last - tn.first > 1) // a range of chunks: two halves, published at once
+      else if (tn.last - tn.first > 1) // a range of chunks: up to 8 parts, published at once
       {
-        auto kids               = w.fork(t, 2);
-        const std::uint32_t mid = tn.first + (tn.last - tn.first) / 2;
-        if (threadIdx.x < 2)
+        const std::uint32_t range = tn.last - tn.first, parts = min(range, 8u);
+        auto kids                 = w.fork(t, parts);
+        if (threadIdx.x < parts)
         {
-          push(kids, task_node{nd, tn.join, threadIdx.x == 0 ? tn.first : mid, threadIdx.x == 0 ? mid : tn.last, tn.step},
-               a);
+          const std::uint32_t from = tn.first + range * threadIdx.x / parts, to = tn.first + range * (threadIdx.x + 1) / parts;
+          push(kids, task_node{nd, tn.join, from, to, tn.step}, a);
         }
         w.retire(std::move(t), std::move(kids));
       }
@@ -233,7 +254,7 @@ struct dynamic_block
         const std::uint32_t beg = tn.first * a.cfg.chunk, len = min(a.cfg.chunk, nd.count - beg);
         if (tn.step == phase::count)
         {
-          split_tile::count(s.tile, src, nd.begin + beg, len, depth, j.counts);
+          count_chunk(s, src, nd.begin + beg, len, depth, j.counts);
           if (!last_to_arrive(s, &j.counted, n))
           {
             w.retire(std::move(t));
@@ -255,10 +276,7 @@ struct dynamic_block
         }
         else
         {
-          for (std::uint32_t i = 0; i < len; i += split_tile::size)
-          {
-            split_tile::scatter(s.tile, src, dst, nd.begin + beg + i, min(split_tile::size, len - i), depth, j.cursors);
-          }
+          scatter_range(s, src, dst, nd.begin + beg, len, depth, j.cursors);
           if (!last_to_arrive(s, &j.scattered, n))
           {
             w.retire(std::move(t));
@@ -287,7 +305,9 @@ __global__ void __launch_bounds__(Threads, 512 / Threads) dynamic_build(ptxw::ta
 template <class Method, int Threads>
 class dynamic_builder
 {
-  static constexpr std::uint32_t capacity = 4096; // tasks a queue (stealing: a block's deque)
+  // Tasks a block's deque (stealing: a LIFO owner holds a path's siblings and range halves, far
+  // fewer), or in the one queue or round list (a level of the tree: ~10^4 at 10^7 with S = 4096).
+  static constexpr std::uint32_t capacity = std::is_same_v<Method, ptxw::tasks::stealing> ? 4096 : 65536;
   ptxw::tasks::pool_host<task_node, Method> pool_{capacity};
   device_array<join_state> joins_;
   device_array<std::uint32_t> counters_; // joins used, dropped

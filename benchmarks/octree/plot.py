@@ -4,17 +4,17 @@
     benchmarks/octree/plot.py table.csv table.svg     # the table: every builder's time per problem
     benchmarks/octree/plot.py sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
 
-Table: one panel per problem (shape, N, T), a bar per builder, best-of time in ms on a log scale,
-the bound (passes x the copy's time) as a dashed line. Sweep: one panel per shape, the dynamic
-builder's time against blocks (log2) for each thread count, the baselines of the same run as
-horizontal lines.
+Table: one panel per problem (shape, N, T), a bar per builder (each method at its default C; the
+rows with other C are in the CSV), best-of time in ms on a log scale, the bound (passes x the
+copy's time) as a dashed line. Sweep: one panel per shape and method, the dynamic builder's time
+against blocks (log2) for each thread count, the baselines of the same run as dashed lines.
 """
 import csv
 import math
 import sys
 
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#17becf"]
+           "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"]
 
 
 def read(path):
@@ -88,7 +88,8 @@ class LogAxis:
 
 
 def table(rows, out):
-    rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy"]
+    # one row per method (its default C), the baselines and the paper-faithful form
+    rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy" and "C=" not in r["method"]]
     problems = in_order((r["shape"], r["n"], r["t"]) for r in rows)
     methods = in_order(r["method"] for r in rows)
     cols = 4
@@ -120,48 +121,52 @@ def table(rows, out):
         x, y = 20 + (i % 3) * 400, ly + 16 * (i // 3)
         svg.rect(x, y - 9, 10, 10, COLOURS[i % len(COLOURS)])
         svg.text(x + 14, y, m, 11)
-    svg.text(20 + 3 * 400 - 400, ly - 4, "dashed: bound = (passes above S + 1) x copy time", 10)
-    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale)", 14)
+    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale); dashed: bound = "
+             "(passes above S + 1) x copy time", 14)
     svg.save(out)
 
 
 def sweep(rows, out):
-    rows = [r for r in rows if r["mode"] == "sweep"]
+    rows = [r for r in rows if r["mode"] == "sweep" and r["method"] != "copy"]
     shapes = in_order(r["shape"] for r in rows)
-    pw, ph = 520, 360
-    svg = Svg(len(shapes) * pw + 20, ph + 60)
+    methods = in_order(r["method"].rsplit(" ", 1)[0] for r in rows if r["blocks"] > 0)
+    pw, ph = 330, 280
+    svg = Svg(len(methods) * pw + 20, len(shapes) * ph + 40)
     for k, shape in enumerate(shapes):
-        mine = [r for r in rows if r["shape"] == shape and r["method"] != "copy"]
-        dyn = [r for r in mine if r["blocks"] > 0]
+        mine = [r for r in rows if r["shape"] == shape]
         base = [r for r in mine if r["blocks"] == 0]
-        x0, y0 = 10 + k * pw, 30
-        left, right, bottom, top = x0 + 50, x0 + pw - 20, y0 + ph - 40, y0 + 20
-        ax = LogAxis(min(r["best_ms"] for r in mine), max(r["best_ms"] for r in mine), bottom, top)
-        bmax = max(r["blocks"] for r in dyn)
-        xs = lambda b: left + math.log2(b) / max(1.0, math.log2(bmax)) * (right - left)  # noqa: E731
-        svg.text((left + right) / 2, y0 + 10, f"{shape}, N={int(mine[0]['n']):.0e}, T={mine[0]['t']}", 12, "middle")
-        for tick in ax.ticks():
-            svg.line(left, ax(tick), right, ax(tick), "#dddddd")
-            svg.text(left - 4, ax(tick) + 4, f"{tick:g}", 9, "end")
-        for b in sorted({r["blocks"] for r in dyn}):
-            svg.line(xs(b), bottom, xs(b), bottom + 4)
-            svg.text(xs(b), bottom + 16, str(b), 9, "middle")
-        svg.text((left + right) / 2, bottom + 30, "blocks (log2)", 10, "middle")
-        svg.text(x0 + 12, (top + bottom) / 2, "ms (best)", 10, "middle", rotate=-90)
-        series = in_order((r["method"].split(" ")[0], r["threads"]) for r in dyn)
-        for i, (m, th) in enumerate(series):
-            pts = sorted((r["blocks"], r["best_ms"]) for r in dyn if r["threads"] == th and r["method"].startswith(m))
-            c = COLOURS[i % len(COLOURS)]
-            svg.polyline([(xs(b), ax(t)) for b, t in pts], c)
-            svg.text(right - 4, top + 14 * i + 4, f"{m} {th} threads", 10, "end")
-            svg.rect(right - 130, top + 14 * i - 5, 8, 8, c)
-        for j, r in enumerate(base):
-            y = ax(r["best_ms"])
-            svg.line(left, y, right, y, "#444444", 1, "5,3")
-            svg.text(left + 4, y - 3, f"{r['method']} {r['best_ms']:.3f} ms", 9)
-        svg.line(left, bottom, right, bottom)
-        svg.line(left, bottom, left, top)
-    svg.text(10, 18, "Dynamic builder: threads x blocks (the paper's figures' shape), H100, same run as the baselines", 14)
+        ax_lo, ax_hi = min(r["best_ms"] for r in mine), max(r["best_ms"] for r in mine)
+        for q, method in enumerate(methods):
+            dyn = [r for r in mine if r["blocks"] > 0 and r["method"].rsplit(" ", 1)[0] == method]
+            x0, y0 = 10 + q * pw, 30 + k * ph
+            left, right, bottom, top = x0 + 45, x0 + pw - 10, y0 + ph - 45, y0 + 22
+            ax = LogAxis(ax_lo, ax_hi, bottom, top)
+            bmax = max(r["blocks"] for r in dyn)
+            xs = lambda b: left + math.log2(b) / max(1.0, math.log2(bmax)) * (right - left)  # noqa: E731
+            svg.text((left + right) / 2, y0 + 12, f"{method}: {shape}, N={int(mine[0]['n']):.0e}, T={mine[0]['t']}",
+                     11, "middle")
+            for tick in ax.ticks():
+                svg.line(left, ax(tick), right, ax(tick), "#dddddd")
+                svg.text(left - 4, ax(tick) + 4, f"{tick:g}", 9, "end")
+            for b in sorted({r["blocks"] for r in dyn}):
+                svg.line(xs(b), bottom, xs(b), bottom + 4)
+                svg.text(xs(b), bottom + 14, str(b), 8, "middle")
+            svg.text((left + right) / 2, bottom + 28, "blocks (log2)", 9, "middle")
+            svg.text(x0 + 10, (top + bottom) / 2, "ms (best)", 9, "middle", rotate=-90)
+            for i, th in enumerate(sorted({r["threads"] for r in dyn})):
+                pts = sorted((r["blocks"], r["best_ms"]) for r in dyn if r["threads"] == th)
+                c = COLOURS[i % len(COLOURS)]
+                svg.polyline([(xs(b), ax(t)) for b, t in pts], c)
+                svg.rect(right - 80, top + 12 * i - 2, 7, 7, c)
+                svg.text(right - 70, top + 12 * i + 5, f"{th} threads", 9)
+            for r in base:
+                y = ax(r["best_ms"])
+                svg.line(left, y, right, y, "#444444", 1, "5,3")
+                svg.text(left + 4, y - 3, f"{r['method']} {r['best_ms']:.2f}", 8)
+            svg.line(left, bottom, right, bottom)
+            svg.line(left, bottom, left, top)
+    svg.text(10, 18, "Dynamic builder per method: threads x blocks (the paper's figures' shape), H100; dashed: the "
+             "baselines of the same run", 13)
     svg.save(out)
 
 
