@@ -52,220 +52,178 @@ struct appends
   }
 };
 
+// What `count` and `scatter` share: the level's tiles, grid-stride, a block a tile:
+// f(begin, n, depth, the tile's node's 8 counters).
 template <int Threads, int Items>
-struct level_kernels
+struct level_tiles
 {
-  using split_tile = tile_split<Threads, Items>;
-  static constexpr std::uint32_t tile = split_tile::size;
+  static constexpr std::uint32_t size = tile_split<Threads, Items>::size;
 
-  __device__ static void tile_range(const level_args& a, std::uint32_t cur, uint2 tl, std::uint32_t& begin,
-                                    std::uint32_t& n)
+  template <class F>
+  __device__ static void for_each(const level_args& a, F f)
   {
-    const node nd = a.nodes[cur][tl.x];
-    begin         = nd.begin + tl.y * tile;
-    n             = min(tile, nd.count - tl.y * tile);
-  }
-
-  __device__ static void count(level_args a)
-  {
-    __shared__ typename split_tile::storage s;
     const std::uint32_t cur = a.st->cur, depth = a.st->depth, tiles = a.st->tiles[cur];
     for (std::uint32_t i = blockIdx.x; i < tiles; i += gridDim.x)
     {
       const uint2 tl = a.tiles[cur][i];
-      std::uint32_t begin, n;
-      tile_range(a, cur, tl, begin, n);
-      split_tile::count(s, a.buf.at(depth), begin, n, depth, a.counts[cur] + 8 * tl.x);
-    }
-  }
-
-  __device__ static void split(level_args a)
-  {
-    using scan = cub::BlockScan<appends, Threads>;
-    __shared__ typename scan::TempStorage scan_storage;
-    __shared__ appends base;
-    const std::uint32_t cur = a.st->cur, depth = a.st->depth, nodes = a.st->nodes[cur];
-    const std::uint32_t nxt = cur ^ 1;
-    for (std::uint32_t first = blockIdx.x * Threads; first < nodes; first += gridDim.x * Threads)
-    {
-      const std::uint32_t i = first + threadIdx.x;
-      std::uint32_t c[8] = {}, at[8] = {};
-      node nd{};
-      appends mine{0, 0, 0, 0};
-      if (i < nodes)
-      {
-        nd = a.nodes[cur][i];
-        std::uint32_t sum = nd.begin;
-        for (int o = 0; o < 8; ++o)
-        {
-          c[o]                     = a.counts[cur][8 * i + o];
-          at[o]                    = sum;
-          a.counts[cur][8 * i + o] = sum;
-          sum += c[o];
-          const bool leafy = c[o] <= a.t || depth + 1 == max_depth;
-          mine.leaves += c[o] != 0 && leafy;
-          mine.small += !leafy && c[o] <= a.s;
-          mine.nodes += !leafy && c[o] > a.s;
-          mine.tiles += !leafy && c[o] > a.s ? (c[o] + tile - 1) / tile : 0;
-        }
-      }
-      appends pos, total;
-      scan(scan_storage).ExclusiveSum(mine, pos, total);
-      if (threadIdx.x == 0)
-      {
-        base = {atomicAdd(a.out.count, total.leaves), atomicAdd(&a.st->nodes[nxt], total.nodes),
-                atomicAdd(&a.st->tiles[nxt], total.tiles), atomicAdd(&a.st->small, total.small)};
-      }
-      __syncthreads();
-      pos = pos + base;
-      for (int o = 0; o < 8 && i < nodes; ++o)
-      {
-        const node ch{child_code(nd.code, o), at[o], c[o]};
-        if (c[o] == 0)
-        {
-          continue;
-        }
-        if (c[o] <= a.t || depth + 1 == max_depth)
-        {
-          a.out.leaves[pos.leaves++] = leaf{ch.code, ch.begin, ch.count};
-        }
-        else if (c[o] <= a.s)
-        {
-          a.small[pos.small++] = ch;
-        }
-        else
-        {
-          a.nodes[nxt][pos.nodes] = ch;
-          for (int q = 0; q < 8; ++q)
-          {
-            a.counts[nxt][8 * pos.nodes + q] = 0;
-          }
-          for (std::uint32_t j = 0; j * tile < ch.count; ++j)
-          {
-            a.tiles[nxt][pos.tiles++] = make_uint2(pos.nodes, j);
-          }
-          ++pos.nodes;
-        }
-      }
-      __syncthreads(); // base and scan_storage are reused
-    }
-  }
-
-  __device__ static void scatter(level_args a)
-  {
-    __shared__ typename split_tile::storage s;
-    const std::uint32_t cur = a.st->cur, depth = a.st->depth, tiles = a.st->tiles[cur];
-    for (std::uint32_t i = blockIdx.x; i < tiles; i += gridDim.x)
-    {
-      const uint2 tl = a.tiles[cur][i];
-      std::uint32_t begin, n;
-      tile_range(a, cur, tl, begin, n);
-      split_tile::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, a.counts[cur] + 8 * tl.x);
-    }
-  }
-
-  // The level's leaves, where they lie in buffer b: a warp a leaf.
-  __device__ static void settle(level_args a)
-  {
-    const std::uint32_t depth = a.st->depth + 1, first = a.st->leaves_begin, last = *a.out.count;
-    const std::uint32_t warps = gridDim.x * (Threads / 32);
-    for (std::uint32_t l = first + blockIdx.x * (Threads / 32) + threadIdx.x / 32; l < last; l += warps)
-    {
-      const leaf lf = a.out.leaves[l];
-      settle_leaf(a.buf, depth, lf.begin, lf.count, threadIdx.x & 31, 32);
-    }
-  }
-
-  __device__ static void finish(level_args a)
-  {
-    extern __shared__ __align__(16) unsigned char smem[];
-    auto& s = *reinterpret_cast<typename block_finish<Threads>::storage*>(smem);
-    const std::uint32_t small = a.st->small;
-    for (std::uint32_t i = blockIdx.x; i < small; i += gridDim.x)
-    {
-      block_finish<Threads>::run(s, a.small[i], a.buf, a.out, a.t);
-    }
-  }
-
-  __device__ static void advance(level_args a, cudaGraphConditionalHandle loop, bool in_graph)
-  {
-    level_state& st = *a.st;
-    st.nodes[st.cur] = 0;
-    st.tiles[st.cur] = 0;
-    st.small         = 0;
-    st.cur ^= 1;
-    st.depth += 1;
-    st.leaves_begin = *a.out.count;
-    if (in_graph)
-    {
-      cudaGraphSetConditional(loop, st.nodes[st.cur] != 0);
-    }
-  }
-
-  // The first level: the root and its tiles (n > T).
-  __device__ static void start(level_args a, std::uint32_t n)
-  {
-    const std::uint32_t tiles = (n + tile - 1) / tile;
-    for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < tiles; j += gridDim.x * blockDim.x)
-    {
-      a.tiles[0][j] = make_uint2(0, j);
-    }
-    if (blockIdx.x == 0 && threadIdx.x < 8)
-    {
-      a.counts[0][threadIdx.x] = 0;
-    }
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-    {
-      a.nodes[0][0] = node{1, 0, n};
-      *a.st         = level_state{0, 0, {1, 0}, {tiles, 0}, 0, 0};
-      *a.out.count  = 0;
+      const node nd  = a.nodes[cur][tl.x];
+      f(nd.begin + tl.y * size, min(size, nd.count - tl.y * size), static_cast<int>(depth), a.counts[cur] + 8 * tl.x);
     }
   }
 };
 
-
-// The kernels: level_kernels' steps as entry points.
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) level_count(level_args a)
 {
-  level_kernels<Threads, Items>::count(a);
+  __shared__ typename tile_split<Threads, Items>::storage s;
+  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* counts) {
+    tile_split<Threads, Items>::count(s, a.buf.at(depth), begin, n, depth, counts);
+  });
 }
 
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) level_split(level_args a)
 {
-  level_kernels<Threads, Items>::split(a);
+  using scan = cub::BlockScan<appends, Threads>;
+  __shared__ typename scan::TempStorage scan_storage;
+  __shared__ appends base;
+  const std::uint32_t cur = a.st->cur, depth = a.st->depth, nodes = a.st->nodes[cur];
+  const std::uint32_t nxt = cur ^ 1;
+  for (std::uint32_t first = blockIdx.x * Threads; first < nodes; first += gridDim.x * Threads)
+  {
+    const std::uint32_t i = first + threadIdx.x;
+    std::uint32_t c[8] = {}, at[8] = {};
+    node nd{};
+    appends mine{0, 0, 0, 0};
+    if (i < nodes)
+    {
+      nd = a.nodes[cur][i];
+      std::uint32_t sum = nd.begin;
+      for (int o = 0; o < 8; ++o)
+      {
+        c[o]                     = a.counts[cur][8 * i + o];
+        at[o]                    = sum;
+        a.counts[cur][8 * i + o] = sum;
+        sum += c[o];
+        const bool leafy = c[o] <= a.t || depth + 1 == max_depth;
+        mine.leaves += c[o] != 0 && leafy;
+        mine.small += !leafy && c[o] <= a.s;
+        mine.nodes += !leafy && c[o] > a.s;
+        mine.tiles += !leafy && c[o] > a.s ? (c[o] + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size : 0;
+      }
+    }
+    appends pos, total;
+    scan(scan_storage).ExclusiveSum(mine, pos, total);
+    if (threadIdx.x == 0)
+    {
+      base = {atomicAdd(a.out.count, total.leaves), atomicAdd(&a.st->nodes[nxt], total.nodes),
+              atomicAdd(&a.st->tiles[nxt], total.tiles), atomicAdd(&a.st->small, total.small)};
+    }
+    __syncthreads();
+    pos = pos + base;
+    for (int o = 0; o < 8 && i < nodes; ++o)
+    {
+      const node ch{child_code(nd.code, o), at[o], c[o]};
+      if (c[o] == 0)
+      {
+        continue;
+      }
+      if (c[o] <= a.t || depth + 1 == max_depth)
+      {
+        a.out.leaves[pos.leaves++] = leaf{ch.code, ch.begin, ch.count};
+      }
+      else if (c[o] <= a.s)
+      {
+        a.small[pos.small++] = ch;
+      }
+      else
+      {
+        a.nodes[nxt][pos.nodes] = ch;
+        for (int q = 0; q < 8; ++q)
+        {
+          a.counts[nxt][8 * pos.nodes + q] = 0;
+        }
+        for (std::uint32_t j = 0; j * level_tiles<Threads, Items>::size < ch.count; ++j)
+        {
+          a.tiles[nxt][pos.tiles++] = make_uint2(pos.nodes, j);
+        }
+        ++pos.nodes;
+      }
+    }
+    __syncthreads(); // base and scan_storage are reused
+  }
 }
 
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) level_scatter(level_args a)
 {
-  level_kernels<Threads, Items>::scatter(a);
+  __shared__ typename tile_split<Threads, Items>::storage s;
+  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
+    tile_split<Threads, Items>::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
+  });
 }
 
+// The level's leaves, where they lie in buffer b: a warp a leaf.
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) level_settle(level_args a)
 {
-  level_kernels<Threads, Items>::settle(a);
+  const std::uint32_t depth = a.st->depth + 1, first = a.st->leaves_begin, last = *a.out.count;
+  const std::uint32_t warps = gridDim.x * (Threads / 32);
+  for (std::uint32_t l = first + blockIdx.x * (Threads / 32) + threadIdx.x / 32; l < last; l += warps)
+  {
+    const leaf lf = a.out.leaves[l];
+    settle_leaf(a.buf, depth, lf.begin, lf.count, threadIdx.x & 31, 32);
+  }
 }
 
 // At most 128 registers a thread: two blocks of 256 an SM, as the finish's shared memory allows.
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads, 512 / Threads) level_finish(level_args a)
 {
-  level_kernels<Threads, Items>::finish(a);
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto& s = *reinterpret_cast<typename block_finish<Threads>::storage*>(smem);
+  const std::uint32_t small = a.st->small;
+  for (std::uint32_t i = blockIdx.x; i < small; i += gridDim.x)
+  {
+    block_finish<Threads>::run(s, a.small[i], a.buf, a.out, a.t);
+  }
 }
 
 template <int Threads, int Items>
 __global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, bool in_graph)
 {
-  level_kernels<Threads, Items>::advance(a, loop, in_graph);
+  level_state& st = *a.st;
+  st.nodes[st.cur] = 0;
+  st.tiles[st.cur] = 0;
+  st.small         = 0;
+  st.cur ^= 1;
+  st.depth += 1;
+  st.leaves_begin = *a.out.count;
+  if (in_graph)
+  {
+    cudaGraphSetConditional(loop, st.nodes[st.cur] != 0);
+  }
 }
 
+// The first level: the root and its tiles (n > T).
 template <int Threads, int Items>
 __global__ void level_start(level_args a, std::uint32_t n)
 {
-  level_kernels<Threads, Items>::start(a, n);
+  const std::uint32_t tiles = (n + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size;
+  for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < tiles; j += gridDim.x * blockDim.x)
+  {
+    a.tiles[0][j] = make_uint2(0, j);
+  }
+  if (blockIdx.x == 0 && threadIdx.x < 8)
+  {
+    a.counts[0][threadIdx.x] = 0;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    a.nodes[0][0] = node{1, 0, n};
+    *a.st         = level_state{0, 0, {1, 0}, {tiles, 0}, 0, 0};
+    *a.out.count  = 0;
+  }
 }
 
 // Blocks of k that fit on the GPU at once (opting k into `smem` bytes of dynamic shared memory).
@@ -284,7 +242,7 @@ int resident_grid(Kernel k, int threads, std::size_t smem = 0)
 template <int Threads, int Items>
 class level_sync
 {
-  static constexpr std::uint32_t tile = tile_split<Threads, Items>::size;
+  static constexpr std::uint32_t tile = level_tiles<Threads, Items>::size;
   bool finish_, graph_;
   device_array<level_state> st_;
   device_array<node> nodes_[2], small_;
