@@ -6,9 +6,15 @@
 //    resident grid of 128-thread blocks; each task is one dequeue (next) and up to two enqueues
 //    (push). Against it, the raw contended atom.add counter on one address: by one thread per
 //    block of the same grid (what each queue operation's leader is), and by every thread.
+//    And each queue alone: every block's leader pushes one task and takes one, repeatedly (an
+//    enqueue + dequeue pair; the deque: its owner's push, publish and pop).
 // 2. Latency: a steal (ld.acquire top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's
 //    pop, one thread on an otherwise idle GPU, in units of one dependent atomic (atom.add whose
 //    address depends on the previous one's result).
+// 3. Why a litmus test cannot catch a dropped fence.sc on this GPU: the store-buffering litmus
+//    (T0: x = i; r0 = y.  T1: y = i; r1 = x), one pair of blocks per SM, with and without fence.sc
+//    between the store and the load, x and y 64 B to 8 MiB apart; both loads old is a store->load
+//    reordering.
 // Timings: best of 3, each contender beside the others (harness.h's best_in_turn); a pool's launch
 // is timed alone (its seeding, pool_host::prepare, before it).
 #include <ptxw/host/tasks.h>
@@ -66,6 +72,74 @@ __global__ void contended_add(unsigned long long* counter, unsigned long long* s
   if (acc == 42)
   {
     *sink = acc;
+  }
+}
+
+// Every block's leader: `n` pairs of one push and one take on the pool's queue, by the method's
+// own operations (no live count, no hand-over to the block).
+template <class Method>
+__global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* missed)
+{
+  using backend = ptxw::detail::tasks::backend<job, Method>;
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  typename backend::local l{};
+  backend::open(p, l);
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<job> e;
+  unsigned misses = 0;
+  for (int i = 0; i < n; ++i)
+  {
+    if (!backend::push(p, backend::reserve(p, l), 0, job{1}))
+    {
+      ++misses;
+      continue;
+    }
+    backend::publish(p, l, 1);
+    while (backend::take(p, l, e, c) != ptxw::detail::tasks::taken::got)
+    {
+    }
+  }
+  atomicAdd(missed, misses);
+}
+
+// 3. The store-buffering litmus, one pair of blocks per SM; iteration i's values are i, so a load
+// that returns less than i read before the other's store.
+__global__ void store_buffering(long long* words, long long* results, int iters, long long stride,
+                                unsigned long long* both_old, bool fence)
+{
+  namespace isa = ptxw::detail::tasks::isa;
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  const int pair = blockIdx.x / 2, me = blockIdx.x % 2;
+  long long* x        = words + static_cast<long long>(pair) * 2 * stride;
+  long long* mine     = me ? x + stride : x;
+  long long* other    = me ? x : x + stride;
+  long long* my_r     = results + (2ll * pair + me) * iters;
+  long long* other_r  = results + (2ll * pair + 1 - me) * iters;
+  unsigned long long old = 0;
+  for (int i = 1; i <= iters; ++i)
+  {
+    isa::st_relaxed(mine, static_cast<long long>(i));
+    if (fence)
+    {
+      isa::fence_sc();
+    }
+    const long long r = isa::ld_relaxed(other);
+    isa::st_relaxed(my_r + i - 1, r + 1);
+    long long theirs;
+    while ((theirs = isa::ld_relaxed(other_r + i - 1)) == 0)
+    {
+    }
+    old += me == 0 && r < i && theirs - 1 < i;
+  }
+  if (me == 0)
+  {
+    atomicAdd(both_old, old);
   }
 }
 
@@ -184,6 +258,39 @@ int main()
   std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n\n", "atom.add counter, every thread", best[6], thread_ops,
               thread_iters);
 
+  // 1b. Each queue alone.
+  const int pairs_per_leader = 100;
+  ptxw_bench::device_array<unsigned> missed;
+  missed.reserve(1);
+  auto pairs_us = [&](auto& c, auto kernel) {
+    c.pool.reset();
+    const auto p = c.pool.prepare(grid);
+    PTXW_BENCH_CHECK(cudaMemset(missed.get(), 0, sizeof(unsigned)));
+    const double us = t.us([&] { kernel<<<grid, kThreads>>>(p, pairs_per_leader, missed.get()); });
+    if (ptxw_bench::download(missed.get(), 1)[0] != 0)
+    {
+      std::fprintf(stderr, "%s: a push found the queue full\n", c.name);
+      std::exit(1);
+    }
+    return us;
+  };
+  const auto alone = best_in_turn<double>(
+    3, [&] { return pairs_us(stealing, push_take_pairs<tasks::stealing>); },
+    [&] { return pairs_us(ring, push_take_pairs<tasks::lockfree_queue<tasks::ticket_ring>>); },
+    [&] { return pairs_us(nil, push_take_pairs<tasks::lockfree_queue<tasks::nil_slots>>); },
+    [&] { return pairs_us(locked, push_take_pairs<tasks::locked_queue>); });
+  PTXW_BENCH_CHECK(cudaGetLastError());
+  std::printf("each queue alone: %d leaders x %d (push + take)        time   pairs/s   / counter (1 leader per "
+              "block)\n",
+              grid, pairs_per_leader);
+  const char* queue_names[] = {"stealing (own deque: push, publish, pop)", ring.name, nil.name, locked.name};
+  for (int i = 0; i < 4; ++i)
+  {
+    const double rate = static_cast<double>(grid) * pairs_per_leader / alone[i] * 1e6;
+    std::printf("%-44s %9.1f us  %9.3g   %6.3f\n", queue_names[i], alone[i], rate, rate / leader_ops);
+  }
+  std::printf("\n");
+
   // 2. Latency.
   const int n = 20000;
   ptxw_bench::device_array<unsigned> got;
@@ -217,5 +324,29 @@ int main()
   std::printf("%-36s %6.1f   %6.2f\n", "dependent atom.add", dep, 1.0);
   std::printf("%-36s %6.1f   %6.2f\n", "pop (owner, fence.sc)", ns[1] / double(n), ns[1] / double(n) / dep);
   std::printf("%-36s %6.1f   %6.2f\n", "steal (thief, fence.sc + CAS)", ns[2] / double(n), ns[2] / double(n) / dep);
+
+  // 3. Store->load reordering.
+  const int sb_pairs = prop.multiProcessorCount, sb_iters = 50000;
+  ptxw_bench::device_array<long long> words, results;
+  ptxw_bench::device_array<unsigned long long> both_old;
+  results.reserve(static_cast<std::size_t>(sb_pairs) * 2 * sb_iters);
+  both_old.reserve(1);
+  std::printf("\nstore-buffering litmus, %d pairs x %d runs    both loads old (store->load reordered)\n", sb_pairs,
+              sb_iters);
+  for (long long stride : {8ll, 64ll, 8192ll, 1ll << 20})
+  {
+    words.reserve(static_cast<std::size_t>(sb_pairs) * 2 * stride);
+    for (bool fence : {false, true})
+    {
+      PTXW_BENCH_CHECK(cudaMemset(words.get(), 0, static_cast<std::size_t>(sb_pairs) * 2 * stride * sizeof(long long)));
+      PTXW_BENCH_CHECK(
+        cudaMemset(results.get(), 0, static_cast<std::size_t>(sb_pairs) * 2 * sb_iters * sizeof(long long)));
+      PTXW_BENCH_CHECK(cudaMemset(both_old.get(), 0, sizeof(unsigned long long)));
+      store_buffering<<<2 * sb_pairs, 32>>>(words.get(), results.get(), sb_iters, stride, both_old.get(), fence);
+      std::printf("x, y %8lld B apart, %-18s %llu of %d\n", stride * 8, fence ? "fence.sc between:" : "no fence:",
+                  ptxw_bench::download(both_old.get(), 1)[0], sb_pairs * sb_iters);
+    }
+  }
+  PTXW_BENCH_CHECK(cudaGetLastError());
   return 0;
 }

@@ -1,7 +1,8 @@
 // Checked mode on the task pools: for R20, R21, R22 and R24 a kernel that breaks the rule through
 // the typed API, and the report that must come of it -- with the rule id, never a hang. (That
-// conforming kernels make no report is asserted by every TasksTree test; a task taken twice is
-// reported by the litmus test built with pop's fence dropped, docs/task-queues.md.)
+// conforming kernels make no report is asserted by every TasksTree test.) A task taken twice needs
+// a broken protocol, which the API cannot write: that test takes a task by the deque's own pop and
+// then marks its entry taken a second time, as a second taker would.
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
@@ -85,6 +86,23 @@ __global__ void holds_a_task(tasks::pool<job, method> p, unsigned long long hold
   }
 }
 
+// R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
+// marks the same entry.
+__global__ void takes_twice(tasks::pool<job, method> p, const ptxw::checked::sink* sink, unsigned* got)
+{
+  using backend = ptxw::detail::tasks::backend<job, method>;
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  backend::local l{};
+  backend::open(p, l);
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<job> e;
+  *got = backend::pop(p, l, e, c) ? e.value.id : ~0u;
+  ptxw::detail::tasks::mark_taken(backend::slot(p, 0, 3), sink); // the second taker
+}
+
 class TasksChecked : public Gpu
 {
 protected:
@@ -129,6 +147,29 @@ TEST_F(TasksChecked, R20TicketEndedWithoutRetire)
   EXPECT_EQ(lost[0].thread[0], 0u);
   // The lost task stays live, so the other blocks' wait for work ends in R24 reports, not a hang.
   EXPECT_FALSE(of_rule(all, ptxw::rule::resident_workers).empty());
+}
+
+TEST_F(TasksChecked, R20TaskTakenTwice)
+{
+  ptxw::checked::diagnostics diag;
+  DeviceBuffer<unsigned> got;
+  PTXW_CUDA_OK(got.allocate_zeroed(1));
+  tasks::pool_host<job, method> pool(16);
+  pool.attach(diag.device_sink());
+  for (unsigned i = 0; i < 4; ++i)
+  {
+    pool.seed(job{i});
+  }
+  const auto p = pool.prepare(1);
+  takes_twice<<<1, 32>>>(p, diag.device_sink(), got.get());
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> g;
+  PTXW_CUDA_OK(got.download(g));
+  ASSERT_EQ(g[0], 3u) << "the pop got the newest task";
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exactly_once)) << ptxw::checked::describe(all[0]);
+  EXPECT_EQ(all[0].phase, 3u) << "the task's id (seed 3)";
 }
 
 TEST_F(TasksChecked, R21PushBeyondTheReservation)

@@ -95,6 +95,16 @@ __global__ void owner_and_thieves(tasks::pool<link, tasks::stealing> p, unsigned
 class TasksLitmus : public Gpu
 {};
 
+// Each id's count: above 1 is a duplicate, 0 a loss.
+void tally(const std::vector<unsigned>& counts, std::size_t& duplicates, std::size_t& losses)
+{
+  for (unsigned n : counts)
+  {
+    duplicates += n > 1 ? n - 1 : 0;
+    losses += n == 0;
+  }
+}
+
 TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
 {
   int sms = 0;
@@ -118,11 +128,7 @@ TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
     PTXW_LAUNCH_OK();
     std::vector<unsigned> got;
     PTXW_CUDA_OK(counts.download(got));
-    for (unsigned n : got)
-    {
-      duplicates += n > 1 ? n - 1 : 0;
-      losses += n == 0;
-    }
+    tally(got, duplicates, losses);
     const tasks::pool_stats s = pool.stats();
     steals += s.steals_won;
     races += s.failed_cas;
@@ -158,11 +164,7 @@ TEST_F(TasksLitmus, OwnerAndThievesOnTheDequeAlone)
     PTXW_LAUNCH_OK();
     std::vector<unsigned> got;
     PTXW_CUDA_OK(counts.download(got));
-    for (unsigned n : got)
-    {
-      duplicates += n > 1 ? n - 1 : 0;
-      losses += n == 0;
-    }
+    tally(got, duplicates, losses);
   }
   std::printf("  %u launches x %u groups (1 owner, 3 thieves) x %u rounds of 2 tasks: %zu duplicates, %zu losses\n",
               launches, groups, rounds, duplicates, losses);

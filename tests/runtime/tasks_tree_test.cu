@@ -100,11 +100,11 @@ TYPED_TEST(TasksTree, ManyRootsAndOneBlock)
   this->run({{0, 0}}, 6, 4096, 2, {}, 1);
 }
 
-// Queues of capacity 1: most pushes are full, their children kept and run by the pushing block.
+// Queues of capacity 2 (the least): most pushes are full, their children kept and run by the pushing block.
 TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 {
   tasks::faults f{};
-  f.capacity = 1;
+  f.capacity = 2;
   this->template run<32>({{0, 0}}, 6, 256, 3, f);
 }
 

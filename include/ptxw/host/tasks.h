@@ -8,11 +8,12 @@
 //   pool.reset();                                                   // no seeds: ready for new ones
 //
 // Capacity units: tasks per block's deque (stealing), per list (static_list), in the one queue
-// (lockfree_queue, locked_queue), rounded up to a power of two. Each launch starts from the seeds (live = their number) and
-// zeroed counters. The grid is every block resident at once, or fewer: workers wait for each
-// other's tasks, so a block that is not resident could make the others wait forever -- a grid over
-// residency is refused (R24), and the launch is cooperative, which the driver refuses over
-// residency too. Errors are std::runtime_error("ptxw: ..."); the seeds beyond a capacity are R23.
+// (lockfree_queue, locked_queue), rounded up to a power of two (at least 2). Each launch starts
+// from the seeds (live = their number) and zeroed counters. The grid is every block resident at
+// once, or fewer: workers wait for each other's tasks, so a block that is not resident could make
+// the others wait forever -- a grid over residency is refused (R24), and the launch is
+// cooperative, which the driver refuses over residency too. Errors are
+// std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23.
 #pragma once
 
 #include <ptxw/host/checked.h>
@@ -121,7 +122,9 @@ struct shared_queue_host
       refuse_seeds(seeds.size(), capacity, "into the queue");
     }
     queue_ends e{};
-    e.tail = seeds.size();
+    e.tail  = seeds.size();
+    e.count = static_cast<long long>(seeds.size());
+    e.size  = static_cast<long long>(seeds.size());
     std::vector<Cell> staged(capacity);
     for (std::size_t i = 0; i < capacity; ++i)
     {
@@ -144,7 +147,8 @@ template <class T>
 struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>
 {
-  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>::shared_queue_host;
+  using base = shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>;
+  using base::base;
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
     this->place_with(seeds, stream, [](ring_cell<T>& c, std::size_t i, const T* seed) {
@@ -159,7 +163,8 @@ template <class T>
 struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
     : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>
 {
-  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>::shared_queue_host;
+  using base = shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>;
+  using base::base;
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
     this->place_with(seeds, stream, [](nil_cell<T>& c, std::size_t i, const T* seed) {
@@ -210,7 +215,8 @@ struct host_memory<T, ::ptxw::tasks::static_list>
     {
       staged[i] = seed_entry(seeds[i], i);
     }
-    cuda_check(cudaMemcpyAsync(lists.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream), "seeding a static task list");
+    cuda_check(cudaMemcpyAsync(lists.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream),
+               "seeding a static task list");
     if (!staged.empty())
     {
       cuda_check(cudaMemcpyAsync(entries.get(), staged.data(), sizeof(entry<T>) * staged.size(),
@@ -253,11 +259,11 @@ class pool_host
   detail::device_array<pool_state> state_;
   std::optional<detail::tasks::host_memory<T, Method>> memory_;
 
-  // Rounded up to a power of two: a queue's slot is a position's low bits.
+  // Rounded up to a power of two, at least 2: a queue's slot is a position's low bits.
   std::uint32_t capacity() const
   {
     const std::size_t asked = faults_.capacity != 0 ? faults_.capacity : capacity_;
-    std::uint32_t c         = 1;
+    std::uint32_t c         = 2; // a ring needs two slots: "taken" and "published" differ
     while (c < asked)
     {
       c *= 2;
@@ -313,7 +319,8 @@ public:
   {
     int device = 0, sms = 0, per_sm = 0;
     detail::cuda_check(cudaGetDevice(&device), "sizing a task pool's grid");
-    detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "sizing a task pool's grid");
+    detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                       "sizing a task pool's grid");
     detail::cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem),
                        "sizing a task pool's grid");
     return sms * per_sm;

@@ -23,7 +23,8 @@ __device__ inline void report_id([[maybe_unused]] const checked::sink* sink, [[m
                                  [[maybe_unused]] unsigned long long id, [[maybe_unused]] const char* what)
 {
 #if PTXW_CHECKED
-  checked::report(sink, r, 0, static_cast<::cuda::std::uint32_t>(id), static_cast<::cuda::std::uint32_t>(id >> 32), what);
+  checked::report(sink, r, 0, static_cast<::cuda::std::uint32_t>(id), static_cast<::cuda::std::uint32_t>(id >> 32),
+                  what);
 #endif
 }
 
@@ -95,7 +96,8 @@ __device__ inline void second_owner([[maybe_unused]] unsigned long long* owner, 
   const unsigned long long me = ptx::get_sreg_gridid() + 1;
   if (atomicExch(owner, me) == me)
   {
-    checked::report(sink, rule::owner_and_thief, 0, queue, 0, " (a second join: two owner ends of one deque; phase: the deque)");
+    checked::report(sink, rule::owner_and_thief, 0, queue, 0,
+                    " (a second join: two owner ends of one deque; phase: the deque)");
   }
 #endif
 }

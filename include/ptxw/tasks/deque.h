@@ -3,14 +3,14 @@
 // block operates (tasks/worker.h hands its result to the block).
 //
 // Positions only grow (signed 64-bit: no ABA tag to wrap, where the 2011 code packed 16 bits); the
-// slot of position i is i mod capacity, a power of two (the host rounds up). Memory order, per operation (the PTX each line emits is
-// checked in SASS by tests/codegen/tasks):
+// slot of position i is i mod capacity, a power of two (the host rounds up). Memory order, per
+// operation (the PTX each line emits is checked in SASS by tests/codegen/tasks/deque.cu):
 //   push (any thread of the owner block): write the entry beyond bottom, where no thief looks;
 //         retire then publishes every push of the task with one st.release.gpu of bottom (R25).
 //   pop (owner):   st.relaxed bottom = b - 1; fence.sc.gpu; ld.relaxed top; for the last element
 //                  atom.cas top. The fence orders the store before the load -- only fence.sc does
 //                  (the 2011 code had none, or one in the wrong place): without it owner and thief
-//                  can both take the last task (the litmus test tasks_litmus_test.cu catches that).
+//                  can both take the last task.
 //   steal (thief): ld.acquire top; fence.sc.gpu; ld.acquire bottom (pairs with push's release);
 //                  read the entry; atom.cas.acq_rel top (its release orders the read before it).
 // A push never overwrites: the room is capacity - (bottom - top), with a top read earlier (top only

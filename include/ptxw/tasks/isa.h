@@ -4,10 +4,11 @@
 // LD/ST/ATOM.E (and, for a 64-bit CAS, a fallback path for shared memory) where these give
 // LDG/STG/ATOMG. The fence is cuda::ptx's.
 //
-// What ptxas 13.0 emits on sm_90a (tests/codegen/tasks), for 64 bits: st.relaxed.gpu STG.E.64.STRONG.GPU;
-// st.release.gpu MEMBAR.ALL.GPU + STG.E.64.STRONG.GPU; ld.relaxed.gpu LDG.E.64.STRONG.GPU;
-// ld.acquire.gpu LDG.E.64.STRONG.GPU + CCTL.IVALL; fence.sc.gpu MEMBAR.SC.GPU (+ ERRBAR, CGAERRBAR,
-// CCTL.IVALL); atom.acq_rel.gpu.cas MEMBAR.ALL.GPU + ATOMG.E.CAS.64.STRONG.GPU + CCTL.IVALL.
+// What ptxas 13.0 emits on sm_90a for 64-bit words (tests/codegen/tasks): st.relaxed.gpu
+// STG.E.64.STRONG.GPU; st.release.gpu MEMBAR.ALL.GPU + STG.E.64.STRONG.GPU; ld.relaxed.gpu
+// LDG.E.64.STRONG.GPU; ld.acquire.gpu LDG.E.64.STRONG.GPU + CCTL.IVALL; fence.sc.gpu MEMBAR.SC.GPU
+// (+ ERRBAR, CGAERRBAR, CCTL.IVALL); atom.acq_rel.gpu.cas MEMBAR.ALL.GPU + ATOMG.E.CAS.64.STRONG.GPU
+// + CCTL.IVALL.
 #pragma once
 
 #include <ptxw/target.h>
@@ -22,69 +23,40 @@ namespace detail::tasks::isa {
 template <class W>
 inline constexpr bool is_word = sizeof(W) == 4 || sizeof(W) == 8;
 
-// ld.relaxed.gpu.global.{b32,b64} d, [a];  // PTX ISA 60, SM_70
-template <class W>
-__device__ W ld_relaxed(const W* a)
-{
-  static_assert(is_word<W>);
-  W d;
-  if constexpr (sizeof(W) == 4)
-  {
-    asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(d) : "l"(a) : "memory");
+// ld.sem.gpu.global.{b32,b64} d, [a];  // PTX ISA 60, SM_70. .sem = .relaxed (ld_relaxed), .acquire (ld_acquire)
+// st.sem.gpu.global.{b32,b64} [a], v;  // PTX ISA 60, SM_70. .sem = .relaxed (st_relaxed), .release (st_release)
+#define PTXW_TASKS_LD_ST(sem_ld, sem_st)                                                                             \
+  template <class W>                                                                                                 \
+  __device__ W ld_##sem_ld(const W* a)                                                                               \
+  {                                                                                                                  \
+    static_assert(is_word<W>);                                                                                       \
+    W d;                                                                                                             \
+    if constexpr (sizeof(W) == 4)                                                                                    \
+    {                                                                                                                \
+      asm volatile("ld." #sem_ld ".gpu.global.b32 %0, [%1];" : "=r"(d) : "l"(a) : "memory");                         \
+    }                                                                                                                \
+    else                                                                                                             \
+    {                                                                                                                \
+      asm volatile("ld." #sem_ld ".gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");                         \
+    }                                                                                                                \
+    return d;                                                                                                        \
+  }                                                                                                                  \
+  template <class W>                                                                                                 \
+  __device__ void st_##sem_st(W* a, W v)                                                                             \
+  {                                                                                                                  \
+    static_assert(is_word<W>);                                                                                       \
+    if constexpr (sizeof(W) == 4)                                                                                    \
+    {                                                                                                                \
+      asm volatile("st." #sem_st ".gpu.global.b32 [%0], %1;" ::"l"(a), "r"(v) : "memory");                          \
+    }                                                                                                                \
+    else                                                                                                             \
+    {                                                                                                                \
+      asm volatile("st." #sem_st ".gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");                           \
+    }                                                                                                                \
   }
-  else
-  {
-    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
-  }
-  return d;
-}
-
-// ld.acquire.gpu.global.{b32,b64} d, [a];  // PTX ISA 60, SM_70
-template <class W>
-__device__ W ld_acquire(const W* a)
-{
-  static_assert(is_word<W>);
-  W d;
-  if constexpr (sizeof(W) == 4)
-  {
-    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(d) : "l"(a) : "memory");
-  }
-  else
-  {
-    asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(d) : "l"(a) : "memory");
-  }
-  return d;
-}
-
-// st.relaxed.gpu.global.{b32,b64} [a], v;  // PTX ISA 60, SM_70
-template <class W>
-__device__ void st_relaxed(W* a, W v)
-{
-  static_assert(is_word<W>);
-  if constexpr (sizeof(W) == 4)
-  {
-    asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
-  }
-  else
-  {
-    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-  }
-}
-
-// st.release.gpu.global.{b32,b64} [a], v;  // PTX ISA 60, SM_70
-template <class W>
-__device__ void st_release(W* a, W v)
-{
-  static_assert(is_word<W>);
-  if constexpr (sizeof(W) == 4)
-  {
-    asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
-  }
-  else
-  {
-    asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
-  }
-}
+PTXW_TASKS_LD_ST(relaxed, relaxed)
+PTXW_TASKS_LD_ST(acquire, release)
+#undef PTXW_TASKS_LD_ST
 
 // fence.sc.gpu;  // PTX ISA 60, SM_70: the one fence that orders a store before a later load.
 __device__ inline void fence_sc()
@@ -101,19 +73,31 @@ __device__ bool cas(W* a, W expected, W desired)
   W old;
   if constexpr (sizeof(W) == 4 && AcqRel)
   {
-    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(a), "r"(expected), "r"(desired)
+                 : "memory");
   }
   else if constexpr (sizeof(W) == 4)
   {
-    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(a), "r"(expected), "r"(desired) : "memory");
+    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(a), "r"(expected), "r"(desired)
+                 : "memory");
   }
   else if constexpr (AcqRel)
   {
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(a), "l"(expected), "l"(desired)
+                 : "memory");
   }
   else
   {
-    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(a), "l"(expected), "l"(desired) : "memory");
+    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(a), "l"(expected), "l"(desired)
+                 : "memory");
   }
   return old == expected;
 }

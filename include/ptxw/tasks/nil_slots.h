@@ -60,6 +60,14 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
   {
     return (lap + 1) & 0x3fff'ffffu;
   }
+  // Whether a slot's lap is ahead of (> 0: position q is taken) or behind (< 0: q is not claimed
+  // yet) the lap of q; laps count modulo 2^30. A hint may lag by more than a lap where the
+  // capacity is below `lazy`.
+  __device__ static int relative(::cuda::std::uint32_t slot_lap, ::cuda::std::uint32_t now)
+  {
+    const ::cuda::std::uint32_t ahead = (slot_lap - now) & 0x3fff'ffffu;
+    return ahead == 0 ? 0 : ahead < (1u << 29) ? 1 : -1;
+  }
   // Moves a hint from `from` to `to` where that passes at least `lazy` positions.
   __device__ static void advance(unsigned long long* hint, unsigned long long from, unsigned long long to)
   {
@@ -73,18 +81,19 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
   {
     const unsigned long long head = isa::ld_relaxed(&p.mem_.ends->head);
     unsigned long long taken_run  = head; // positions before it are all taken
-    for (unsigned long long q = head; q < head + p.mem_.capacity; ++q)
+    for (unsigned long long q = head;; ++q) // ends at the first unclaimed position
     {
       cell& x                           = at(p, q);
       const ::cuda::std::uint32_t now   = lap(p, q);
       const ::cuda::std::uint32_t state = isa::ld_acquire(&x.state);
       const ::cuda::std::uint32_t kind  = state & 3u;
-      if ((state >> 2) == next(now) || (state >> 2 == now && kind == nil_kind::reading))
+      const int age                     = relative(state >> 2, now);
+      if (age > 0 || (age == 0 && kind == nil_kind::reading))
       {
         taken_run += taken_run == q; // taken: a run from head grows
         continue;
       }
-      if (state >> 2 != now || kind == nil_kind::nil)
+      if (age < 0 || kind == nil_kind::nil)
       {
         break; // unclaimed: no task beyond it
       }
@@ -131,9 +140,9 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
         steps::sample_occupancy(p, q);
         return true;
       }
-      if (state >> 2 != now && state >> 2 != next(now))
+      if (relative(state >> 2, now) < 0)
       {
-        return false; // the slot still serves the previous lap: full
+        return false; // the slot still serves an earlier lap: full
       }
     }
   }

@@ -20,7 +20,8 @@ struct counters
   unsigned long long tasks_run; // tickets handed out by next()
   unsigned long long steals_tried; // steal attempts on a victim that had a task (stealing)
   unsigned long long steals_won;
-  unsigned long long failed_cas; // CAS that lost a race (or failed by injection), every method
+  unsigned long long failed_cas; // takes that lost a race: a CAS (or an injected failure; stealing, nil_slots),
+                                 // a lock try (locked_queue), a reservation undone on an empty ring (ticket_ring)
   unsigned long long kept; // children run by their own block: keep() after a full push
   unsigned long long full; // pushes that found the queue full
 };
@@ -154,8 +155,8 @@ public:
   template <class Deferred = void>
   __host__ __device__ pool()
   {
-    static_assert(detail::dependent_false<Deferred>, PTXW_RULE(R17) "a task pool comes only from "
-                                                "pool_host::view() (or pool_host::launch), which owns and initialises its memory");
+    static_assert(detail::dependent_false<Deferred>, PTXW_RULE(R17) "a task pool comes only from its pool_host "
+                                                "(launch() or prepare()), which owns and initialises its memory");
   }
 
   // Every thread of the block, once: this block's owner end (ptxw/tasks/worker.h).

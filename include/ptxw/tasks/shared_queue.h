@@ -9,12 +9,16 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// The queue's ends, each on its own 64-byte line.
+// The queue's ends and counts, each on its own 64-byte line.
 struct alignas(128) queue_ends
 {
   unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
-  unsigned long long padding[7];
+  unsigned long long padding0[7];
   unsigned long long tail; // next position to fill (nil_slots: a hint)
+  unsigned long long padding1[7];
+  long long count; // ticket_ring: published tasks no take has reserved yet
+  long long padding2[7];
+  long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
   ::cuda::std::uint32_t lock; // locked_queue: 1 while held
 };
 

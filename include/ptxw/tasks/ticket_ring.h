@@ -1,16 +1,22 @@
-// ptxw/tasks/ticket_ring.h: lockfree_queue<ticket_ring> -- a bounded MPMC ring whose every slot
-// carries a sequence word (Vyukov's bounded queue; the Broker Queue family publishes the same way).
-// Position i lives in slot i mod capacity; the slot's sequence says whose turn it is:
-//   seq == i          the slot is free for the push of position i;
-//   seq == i + 1      position i is written (published) and may be taken;
-//   seq == i + cap    taken, free for the push of position i + cap.
+// ptxw/tasks/ticket_ring.h: lockfree_queue<ticket_ring> -- a bounded MPMC ring of tickets, in the
+// style of the Broker Queue (Kerbl et al., ICS 2018): positions are handed out by fetch-and-add,
+// never by a CAS that 1000 waiting blocks retry, and each slot's sequence word publishes it.
+// Position i lives in slot i mod capacity; its sequence says whose turn it is:
+//   seq == i        free for the push of position i;
+//   seq == i + 1    position i is written (published) and may be taken;
+//   seq == i + cap  taken, free for the push of position i + cap.
+// Two counts guard the tickets, so that a ticket is only drawn when its turn will come: `size`
+// (slots pushes hold) makes a push beyond the capacity full (R23: never an overwrite) and `count`
+// (published tasks not yet reserved) makes a take on an empty queue "none now".
 // Memory order, per operation:
-//   push (any thread): ld.relaxed tail; ld.acquire seq (the previous lap's take is done reading);
-//         atom.relaxed.cas tail i -> i + 1 claims position i; write the entry; st.release seq = i + 1 (R25).
-//   take (leader):     ld.relaxed head; ld.acquire seq (pairs with the push's release: the entry is
-//         written); atom.relaxed.cas head i -> i + 1; read the entry; st.release seq = i + cap.
-// Full (seq < i: the slot's previous lap not taken yet) is a result, never an overwrite (R23);
-// empty (seq < i + 1) is "none now".
+//   push (any thread): atom.add size (>= capacity: undo, full); atom.add tail -> i; ld.acquire seq
+//         until i (the previous lap's take is done reading); write the entry; st.release seq = i + 1
+//         (R25); red.add count.
+//   take (leader):     atom.add count -1 (<= 0: undo, none); atom.add head -> i; ld.acquire seq
+//         until i + 1 (pairs with the push's release: the entry is written); read the entry;
+//         st.release seq = i + cap; red.add size -1.
+// A take waits only for a push that has drawn its ticket and is writing (or, for a full ring, a
+// take that is reading): blocking in that corner, as the Broker Queue is.
 #pragma once
 
 #include <ptxw/tasks/shared_queue.h>
@@ -39,58 +45,58 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   {
     return p.mem_.cells[i & (p.mem_.capacity - 1)];
   }
-
-  __device__ static taken take(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters& c)
+  // Until the slot's sequence is `turn`.
+  __device__ static void wait_turn(cell& x, unsigned long long turn)
   {
-    unsigned long long i = isa::ld_relaxed(&p.mem_.ends->head);
-    for (;;)
+    while (isa::ld_acquire(&x.seq) != turn)
     {
-      cell& x                        = at(p, i);
-      const unsigned long long seq   = isa::ld_acquire(&x.seq);
-      const long long ahead          = static_cast<long long>(seq - (i + 1));
-      if (ahead < 0)
-      {
-        return taken::none; // position i is not published yet: empty now
-      }
-      if (ahead == 0)
-      {
-        if (!injected(p.faults_.spurious_cas, l.rng) && isa::cas_relaxed(&p.mem_.ends->head, i, i + 1))
-        {
-          out = x.e;
-          mark_taken(x.e, p.sink_);
-          isa::st_release(&x.seq, i + p.mem_.capacity); // free for the next lap's push
-          return taken::got;
-        }
-        ++c.failed_cas;
-      }
-      i = isa::ld_relaxed(&p.mem_.ends->head); // another taker was first
+      __nanosleep(32);
     }
+  }
+  __device__ static long long add(long long* word, long long v)
+  {
+    return static_cast<long long>(
+      atomicAdd(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(v)));
+  }
+
+  __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
+  {
+    queue_ends& q = *p.mem_.ends;
+    if (add(&q.count, -1) <= 0)
+    {
+      add(&q.count, 1); // nothing published to reserve
+      ++c.failed_cas;
+      return taken::none;
+    }
+    const unsigned long long i = atomicAdd(&q.head, 1ull);
+    cell& x                    = at(p, i);
+    wait_turn(x, i + 1);
+    out = x.e;
+    mark_taken(x.e, p.sink_);
+    isa::st_release(&x.seq, i + p.mem_.capacity); // free for the next lap's push
+    add(&q.size, -1);
+    return taken::got;
   }
 
   // Any thread: false where the ring is full.
   __device__ static bool push(const pool_t& p, const room&, ::cuda::std::uint32_t, const T& child)
   {
-    unsigned long long i = isa::ld_relaxed(&p.mem_.ends->tail);
-    for (;;)
+    queue_ends& q = *p.mem_.ends;
+    if (add(&q.size, 1) >= static_cast<long long>(p.mem_.capacity))
     {
-      cell& x                      = at(p, i);
-      const unsigned long long seq = isa::ld_acquire(&x.seq);
-      const long long ahead        = static_cast<long long>(seq - i);
-      if (ahead < 0)
-      {
-        return false; // the slot's previous lap is not taken yet: full
-      }
-      if (ahead == 0 && isa::cas_relaxed(&p.mem_.ends->tail, i, i + 1))
-      {
-        x.e.value = child;
-        mark_pushed(x.e, p.state_);
-        steps::delay(p);
-        isa::st_release(&x.seq, i + 1); // R25: the entry, then its sequence
-        steps::sample_occupancy(p, i);
-        return true;
-      }
-      i = isa::ld_relaxed(&p.mem_.ends->tail);
+      add(&q.size, -1);
+      return false;
     }
+    const unsigned long long i = atomicAdd(&q.tail, 1ull);
+    cell& x                    = at(p, i);
+    wait_turn(x, i);
+    x.e.value = child;
+    mark_pushed(x.e, p.state_);
+    steps::delay(p);
+    isa::st_release(&x.seq, i + 1); // R25: the entry, then its sequence
+    add(&q.count, 1);
+    steps::sample_occupancy(p, i);
+    return true;
   }
 };
 } // namespace detail::tasks

@@ -39,7 +39,7 @@ __global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, un
   }
 
 #if defined(CASE_DEFAULT_POOL)
-  // DEFAULT_POOL: error: static assertion failed with "ptxw: R17 initialised: a task pool comes only from pool_host::view()
+  // DEFAULT_POOL: error: static assertion failed with "ptxw: R17 initialised: a task pool comes only from its pool_host (launch() or prepare())
   // DEFAULT_POOL: at line [[#@LINE+2]] of
   // DEFAULT_POOL: 1 error detected in the compilation of
   ptxw::tasks::pool<node, ptxw::tasks::stealing> uninitialised;
