@@ -80,6 +80,21 @@ std::vector<leaf> leaves_by_windows(std::vector<float4>& sorted, std::uint32_t t
   return leaves;
 }
 
+TEST(OctreeReference, CellsAreTheCoordinatesTimes2To21)
+{
+  // A node at depth d splits at multiples of 2^-(d+1): 0.5 is in the upper half of the root, the
+  // float just below it in the lower; 1.0 and beyond fall in the last cell, below 0 in the first.
+  EXPECT_EQ(octant(with_id(0.5, 0.5, 0.5, 0), 0), 7);
+  EXPECT_EQ(octant(with_id(0.49999997, 0.5, 0.49999997, 0), 0), 2);
+  EXPECT_EQ(octant(with_id(0.25, 0.75, 0.2, 0), 1), 6); // x = 0.25: upper half of [0, 0.5); y = 0.75 likewise
+  EXPECT_EQ(quantize(1.0f), 2097151u);
+  EXPECT_EQ(quantize(1.5f), 2097151u);
+  EXPECT_EQ(quantize(-0.25f), 0u);
+  EXPECT_EQ(quantize(0.75f), 1572864u);
+  EXPECT_EQ(key63(with_id(1.0, 0.0, 0.0, 0)), 0x4924924924924924ull); // x's 21 bits, every third from bit 62
+  EXPECT_EQ(key30(with_id(1.0, 0.0, 0.0, 0)), 0x24924924u);
+}
+
 TEST(OctreeReference, SplitsWhereTheKeysSay)
 {
   // Two particles in octants 0 and 7 of the root, T = 1: two leaves at depth 1.
@@ -120,6 +135,12 @@ TEST(OctreeReference, CompareCountsLostDuplicatedAndMisplaced)
   const verdict v         = compare(r.set, leaves, dup, 8);
   EXPECT_EQ(v.lost, 1u);
   EXPECT_EQ(v.duplicated, 1u);
+  std::vector<float4> swapped = sorted; // a particle of leaf 0 and one of leaf 1 change places
+  std::swap(swapped[leaves[0].begin], swapped[leaves[1].begin]);
+  const verdict w = compare(r.set, leaves, swapped, 8);
+  EXPECT_EQ(w.wrong_leaf, 2u);
+  EXPECT_EQ(w.lost + w.duplicated, 0u);
+  EXPECT_FALSE(w.matches(r.set));
   std::vector<leaf> merged = leaves; // two leaves as one: wrong codes, too few leaves, maybe > T
   merged[0].count += merged[1].count;
   merged.erase(merged.begin() + 1);
@@ -270,6 +291,26 @@ void dynamic_cases(OctreeBuild& test, const char* method)
 TEST_P(OctreeBuild, DynamicStealing)
 {
   dynamic_cases<ptxw::tasks::stealing>(*this, "stealing");
+}
+
+TEST_P(OctreeBuild, DynamicTicketRing)
+{
+  dynamic_cases<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>>(*this, "ticket ring");
+}
+
+TEST_P(OctreeBuild, DynamicNilSlots)
+{
+  dynamic_cases<ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>>(*this, "nil slots");
+}
+
+TEST_P(OctreeBuild, DynamicLockedQueue)
+{
+  dynamic_cases<ptxw::tasks::locked_queue>(*this, "locked queue");
+}
+
+TEST_P(OctreeBuild, DynamicStaticList)
+{
+  dynamic_cases<ptxw::tasks::static_list>(*this, "static list");
 }
 
 INSTANTIATE_TEST_SUITE_P(Small, OctreeBuild,
