@@ -7,8 +7,9 @@
 //
 // Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
 // (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
-// Contenders (the dynamic builder: one row per method of ptxw::tasks with C = 32K, rows with C = 64K
-// and 16K, and the paper-faithful form, one block a node, at N <= 10^6 only):
+// Contenders (the dynamic builder: one row per method of ptxw::tasks with C = 32K and 256 threads,
+// rows with C = 64K and 16K, with 512 threads (one block an SM), and the paper-faithful form, one
+// block a node, at N <= 10^6 only):
 //   B1a  level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
 //        the next level's node list built on the device, a host loop reading the node count;
 //   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
@@ -22,14 +23,18 @@
 // timing each in turn (A B C A B C ...), one build each, cudaEvent; best and spread (max-min)/best.
 // bound = (passes above S + 1) x the copy's time: every particle read and written once per global
 // split (2 x 16 B), plus once to finish (the reference counts the passes).
-// --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV.
+// Statistics of the dynamic rows, from pool_host::stats() after the last timed build: tasks run, steals
+// won, failed CAS; a child neither pushed nor kept fails the row's check.
+// --sweep: the dynamic builder of every method at 128, 256 and 512 threads x blocks 1, 2, 4 .. the
+// resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+ and B2 in the
+// same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness.h"
@@ -300,7 +305,7 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
 }
 
 
-// Each method's builder (256 threads, resident grid) and its paper-faithful form, as contenders.
+// Each method's builder (resident grid) in the table's configurations, as contenders.
 struct dynamic_entry
 {
   bool faithful;
@@ -311,13 +316,14 @@ template <class Method>
 void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynamic_entry>& out, device_tree& tree)
 {
   const std::string m = method_name<Method>();
-  auto add            = [&](std::shared_ptr<dynamic_builder<Method, 256>> d) {
+  auto add            = [&](auto d) {
     keep.push_back(d);
     out.push_back({d->faithful(), [&tree, d] { return dynamic_contender(tree, *d); }});
   };
   add(std::make_shared<dynamic_builder<Method, 256>>(m, false));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=64K", false, 65536));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=16K", false, 16384));
+  add(std::make_shared<dynamic_builder<Method, 512>>(m + ", 512 threads", false));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", one block a node", true));
 }
 
