@@ -257,8 +257,6 @@ class level_sync
   } grid_;
 
 public:
-  int levels = 0; // of the last run (host loop)
-
   level_sync(bool finish, bool graph)
       : finish_(finish)
       , graph_(graph)
@@ -310,7 +308,7 @@ public:
     }
     else
     {
-      levels = 0;
+      int levels = 0;
       do
       {
         level(a, cudaGraphConditionalHandle{}, false, 0);

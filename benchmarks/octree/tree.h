@@ -47,15 +47,6 @@ public:
   {
     return {leaves_.get(), count_.get()};
   }
-  std::size_t size() const
-  {
-    return n_;
-  }
-  std::uint32_t leaf_capacity() const
-  {
-    return t_;
-  }
-
   // False where nothing was launched (no particles).
   template <class Builder>
   bool build(Builder& b)
