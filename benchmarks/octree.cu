@@ -1,0 +1,453 @@
+// Octree partitioning (issue 22): N particles into an octree whose leaves hold at most T particles
+// (depth cap 21: a deeper leaf may exceed T and is counted), built by the dynamic task-pool builder
+// and by the baselines a user would write instead, side by side in one run, every output checked.
+//
+//   ptxw_bench_octree [--quick] [--reps N] [--only SHAPE[,SHAPE]] [--n N[,N]] [--t T[,T]]
+//                     [--sweep] [--csv FILE]
+//
+// Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
+// (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
+// Contenders (the dynamic builder: one row per method of ptxw::tasks with C = 32K and 256 threads,
+// rows with C = 64K and 16K, with 512 threads (one block an SM), and the paper-faithful form, one
+// block a node, at N <= 10^6 only):
+//   B1a  level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
+//        the next level's node list built on the device, a host loop reading the node count;
+//   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
+//   B1+  B1a with nodes of at most S = 4096 particles finished by one block in shared memory
+//        (B1b+: the same in the graph);
+//   B2   Morton keys + cub::DeviceRadixSort::SortPairs (30-bit keys where the reference's depth is
+//        <= 10, else 63-bit) + leaves read off the sorted keys + gather;
+//   copy a device-to-device copy of the N float4s: the bandwidth behind "bound".
+// Timing: every contender run once untimed and checked (output poisoned before, compared with the
+// host reference: no lost or duplicated particle, the same leaf set), then --reps rounds (default 5)
+// timing each in turn (A B C A B C ...), one build each, cudaEvent; best and spread (max-min)/best.
+// bound = (passes above S + 1) x the copy's time: every particle read and written once per global
+// split (2 x 16 B), plus once to finish (the reference counts the passes).
+// Statistics of the dynamic rows, from pool_host::stats() after the last timed build: tasks run, steals
+// won, failed CAS; a child neither pushed nor kept fails the row's check.
+// --sweep: the dynamic builder of every method at 128, 256 and 512 threads x blocks 1, 2, 4 .. the
+// resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+ and B2 in the
+// same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness.h"
+#include "octree/dynamic.h"
+#include "octree/level_sync.h"
+#include "octree/reference.h"
+#include "octree/sort_build.h"
+#include "octree/tree.h"
+
+namespace
+{
+using namespace ptxw_bench;
+using namespace ptxw_bench::octree;
+
+struct options
+{
+  bool quick = false, sweep = false;
+  int reps   = 5;
+  std::vector<shape> shapes{shape::uniform, shape::plummer, shape::clusters};
+  std::vector<std::size_t> sizes{1000000, 10000000};
+  std::vector<std::uint32_t> caps{16, 64};
+  std::string csv;
+};
+
+std::vector<std::string> split_list(const char* s)
+{
+  std::vector<std::string> r;
+  std::string cur;
+  for (; *s; ++s)
+  {
+    if (*s == ',')
+    {
+      r.push_back(cur), cur.clear();
+    }
+    else
+    {
+      cur += *s;
+    }
+  }
+  r.push_back(cur);
+  return r;
+}
+
+options parse(int argc, char** argv)
+{
+  options o;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string a = argv[i];
+    const char* next    = i + 1 < argc ? argv[i + 1] : "";
+    if (a == "--quick")
+    {
+      o.quick = true, o.reps = 2, o.sizes = {100000}, o.caps = {16};
+    }
+    else if (a == "--sweep")
+    {
+      o.sweep = true;
+    }
+    else if (a == "--reps")
+    {
+      o.reps = std::atoi(next), ++i;
+    }
+    else if (a == "--csv")
+    {
+      o.csv = next, ++i;
+    }
+    else if (a == "--only")
+    {
+      o.shapes.clear();
+      for (const std::string& s : split_list(next))
+      {
+        o.shapes.push_back(s == "plummer" ? shape::plummer : s == "clusters" ? shape::clusters : shape::uniform);
+      }
+      ++i;
+    }
+    else if (a == "--n")
+    {
+      o.sizes.clear();
+      for (const std::string& s : split_list(next))
+      {
+        o.sizes.push_back(static_cast<std::size_t>(std::atof(s.c_str())));
+      }
+      ++i;
+    }
+    else if (a == "--t")
+    {
+      o.caps.clear();
+      for (const std::string& s : split_list(next))
+      {
+        o.caps.push_back(static_cast<std::uint32_t>(std::atoi(s.c_str())));
+      }
+      ++i;
+    }
+    else
+    {
+      std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only SHAPE,...] [--n N,...] [--t T,...] [--sweep] [--csv FILE]\n",
+                   argv[0]);
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+struct stats_row
+{
+  long long tasks = -1, steals = -1, failed_cas = -1;
+};
+
+struct contender
+{
+  std::string name;
+  std::function<void()> run;
+  std::function<stats_row()> stats = [] { return stats_row{}; };
+  bool checked                     = true; // false: not a build (the copy)
+  std::function<std::string()> after = [] { return std::string(); }; // a failure the leaf check cannot see
+  int threads = 256, blocks = 0; // blocks 0: as the builder sizes its grids (resident)
+  double best = 0, worst = 0;
+  std::string check = "-";
+};
+
+// The methods the tasks library offers (ptxw/tasks/methods.h), one row each.
+template <class Method>
+const char* method_name();
+template <>
+const char* method_name<ptxw::tasks::stealing>()
+{
+  return "stealing";
+}
+template <>
+const char* method_name<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>>()
+{
+  return "ticket ring";
+}
+template <>
+const char* method_name<ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>>()
+{
+  return "nil slots";
+}
+template <>
+const char* method_name<ptxw::tasks::locked_queue>()
+{
+  return "locked queue";
+}
+template <>
+const char* method_name<ptxw::tasks::static_list>()
+{
+  return "static list";
+}
+using methods = std::tuple<ptxw::tasks::stealing, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>,
+                           ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>, ptxw::tasks::locked_queue,
+                           ptxw::tasks::static_list>;
+
+// A dynamic builder as a contender: its pool's counters as the row's statistics.
+template <class Method, int Threads>
+contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads>& b)
+{
+  contender c{b.name(), [&tree, &b] { tree.build(b); }};
+  c.stats = [&b] {
+    const ptxw::tasks::pool_stats s = b.stats();
+    return stats_row{static_cast<long long>(s.tasks_run), static_cast<long long>(s.steals_won),
+                     static_cast<long long>(s.failed_cas)};
+  };
+  c.after = [&b] {
+    const std::uint32_t d = b.dropped();
+    return d == 0 ? std::string() : std::to_string(d) + " children neither pushed nor kept";
+  };
+  c.threads = Threads;
+  c.blocks  = b.blocks;
+  return c;
+}
+
+struct csv_file
+{
+  std::FILE* f = nullptr;
+  explicit csv_file(const std::string& path)
+  {
+    if (!path.empty())
+    {
+      f = std::fopen(path.c_str(), "w");
+      if (f == nullptr)
+      {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::exit(2);
+      }
+      std::fprintf(f, "mode,shape,n,t,method,threads,blocks,best_ms,spread,bound_ms,x_bound,x_b1a,x_b1plus,x_b2,tasks,"
+                      "steals,failed_cas,check\n");
+    }
+  }
+  ~csv_file()
+  {
+    if (f != nullptr)
+    {
+      std::fclose(f);
+    }
+  }
+};
+
+bool failed = false;
+
+// Runs each contender once poisoned and checked, then the timed rounds, then prints the rows.
+void measure(const options& o, csv_file& csv, const char* mode, shape s, std::size_t n, std::uint32_t t,
+             device_tree& tree, const reference_tree& ref, std::vector<contender>& cs)
+{
+  event_timer timer;
+  std::vector<leaf> leaves;
+  std::vector<float4> out;
+  for (contender& c : cs)
+  {
+    if (!c.checked)
+    {
+      continue;
+    }
+    tree.poison();
+    c.run();
+    tree.result(leaves, out);
+    const verdict v         = compare(ref.set, leaves, out, t);
+    const std::string other = c.after();
+    const bool ok           = v.matches(ref.set) && other.empty();
+    c.check                 = ok ? "ok" : "FAIL: " + v.describe() + (other.empty() ? "" : "; " + other);
+    failed |= !ok;
+  }
+  for (int r = 0; r < o.reps; ++r)
+  {
+    for (contender& c : cs)
+    {
+      const double ms = timer.us(c.run) / 1000.0;
+      c.best          = r == 0 ? ms : std::min(c.best, ms);
+      c.worst         = r == 0 ? ms : std::max(c.worst, ms);
+    }
+  }
+  auto best_of = [&](const char* name) {
+    for (const contender& c : cs)
+    {
+      if (c.name == name)
+      {
+        return c.best;
+      }
+    }
+    return 0.0;
+  };
+  const double copy = best_of("copy"), bound = (ref.passes_above_cutoff + 1) * copy;
+  const double b1a = best_of("B1a"), b1p = best_of("B1+"), b2 = best_of("B2");
+  std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N; "
+              "copy %.3f ms (%.0f GB/s r+w); bound %.3f ms\n",
+              name(s), n, t, ref.internal, ref.set.leaves, ref.set.overfull, ref.set.depth, ref.passes_above_cutoff,
+              copy, 32.0 * n / copy * 1e-6, bound);
+  std::printf("  %-28s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
+              "xB2", "tasks", "steals", "failCAS", "check");
+  for (const contender& c : cs)
+  {
+    const stats_row st = c.stats();
+    std::printf("  %-28s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
+                100.0 * (c.worst - c.best) / c.best, c.best / bound, c.best / b1a, c.best / b1p, c.best / b2, st.tasks,
+                st.steals, st.failed_cas, c.check.c_str());
+    if (csv.f != nullptr)
+    {
+      std::fprintf(csv.f, "%s,%s,%zu,%u,\"%s\",%d,%d,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s\n", mode, name(s), n,
+                   t, c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, bound, c.best / bound, c.best / b1a,
+                   c.best / b1p, c.best / b2, st.tasks, st.steals, st.failed_cas,
+                   c.check.rfind("FAIL", 0) == 0 ? "FAIL" : c.check.c_str());
+    }
+  }
+  std::fflush(stdout);
+  if (csv.f != nullptr)
+  {
+    std::fflush(csv.f);
+  }
+}
+
+
+// Each method's builder (resident grid) in the table's configurations, as contenders.
+struct dynamic_entry
+{
+  bool faithful;
+  std::function<contender()> make;
+};
+
+template <class Method>
+void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynamic_entry>& out, device_tree& tree)
+{
+  const std::string m = method_name<Method>();
+  auto add            = [&](auto d) {
+    keep.push_back(d);
+    out.push_back({d->faithful(), [&tree, d] { return dynamic_contender(tree, *d); }});
+  };
+  add(std::make_shared<dynamic_builder<Method, 256>>(m, false));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=64K", false, 65536));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=16K", false, 16384));
+  add(std::make_shared<dynamic_builder<Method, 512>>(m + ", 512 threads", false));
+  add(std::make_shared<dynamic_builder<Method, 256>>(m + ", one block a node", true));
+}
+
+// Every builder on every problem of the table: shapes x sizes x T.
+void table(const options& o, csv_file& csv)
+{
+  device_tree tree;
+  level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
+  sort_build b2;
+  std::vector<std::shared_ptr<void>> keep;
+  std::vector<dynamic_entry> dynamic;
+  std::apply([&](auto... m) { (dynamic_entries<decltype(m)>(keep, dynamic, tree), ...); }, methods{});
+  for (shape s : o.shapes)
+  {
+    for (std::size_t n : o.sizes)
+    {
+      const std::vector<float4> particles = make_particles(s, n);
+      for (std::uint32_t t : o.caps)
+      {
+        const input in           = validate(particles, t);
+        const reference_tree ref = reference(in, finish_size);
+        tree.upload(in);
+        b2.key_bits       = ref.set.depth <= 10 ? 30 : 63;
+        const buffers buf = tree.bufs();
+        std::vector<contender> cs;
+        auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
+        add(b1a);
+        add(b1b);
+        add(b1p);
+        add(b1bp);
+        add(b2);
+        for (const dynamic_entry& d : dynamic)
+        {
+          if (!d.faithful || n <= 1000000) // the paper-faithful form's root alone is one block's pass over N
+          {
+            cs.push_back(d.make());
+          }
+        }
+        cs.push_back({"copy",
+                      [buf, n] {
+                        PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice));
+                      },
+                      [] { return stats_row{}; }, false});
+        measure(o, csv, "table", s, n, t, tree, ref, cs);
+      }
+    }
+  }
+}
+
+// The paper's figures' shape: the dynamic builder at threads {128, 256, 512} x blocks from 1 to
+// the resident grid, every method, at one size (the first of --n, T the first of --t), with the
+// baselines in the same rounds.
+template <int Threads, class Method>
+void sweep_points(std::vector<std::shared_ptr<void>>& keep, device_tree& tree, std::vector<contender>& cs)
+{
+  dynamic_builder<Method, Threads> probe(method_name<Method>(), false);
+  const int resident = probe.resident();
+  for (int b : {1, 2, 4, 8, 16, 32, 66, 132, 198, 264, 396, 528})
+  {
+    const int blocks = b < resident ? b : resident;
+    auto d           = std::make_shared<dynamic_builder<Method, Threads>>(
+      std::string(method_name<Method>()) + " " + std::to_string(Threads) + "x" + std::to_string(blocks), false);
+    d->blocks = blocks;
+    keep.push_back(d);
+    cs.push_back(dynamic_contender(tree, *d));
+    if (blocks == resident)
+    {
+      break;
+    }
+  }
+}
+
+void sweep(const options& o, csv_file& csv)
+{
+  device_tree tree;
+  level_sync<256, 8> b1a(false, false), b1p(true, false);
+  sort_build b2;
+  const std::size_t n    = o.sizes.front();
+  const std::uint32_t t  = o.caps.front();
+  for (shape s : o.shapes)
+  {
+    const std::vector<float4> particles = make_particles(s, n);
+    const input in                      = validate(particles, t);
+    const reference_tree ref            = reference(in, finish_size);
+    tree.upload(in);
+    b2.key_bits = ref.set.depth <= 10 ? 30 : 63;
+    std::vector<contender> cs;
+    auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
+    add(b1a);
+    add(b1p);
+    add(b2);
+    const buffers buf = tree.bufs();
+    cs.push_back({"copy",
+                  [buf, n] { PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice)); },
+                  [] { return stats_row{}; }, false});
+    std::vector<std::shared_ptr<void>> keep;
+    std::apply(
+      [&](auto... m) {
+        (sweep_points<128, decltype(m)>(keep, tree, cs), ...);
+        (sweep_points<256, decltype(m)>(keep, tree, cs), ...);
+        (sweep_points<512, decltype(m)>(keep, tree, cs), ...);
+      },
+      methods{});
+    measure(o, csv, "sweep", s, n, t, tree, ref, cs);
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  const options o = parse(argc, argv);
+  cudaDeviceProp prop{};
+  PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs; best of %d rounds\n", prop.name, prop.multiProcessorCount, o.reps);
+  csv_file csv(o.csv);
+  if (o.sweep)
+  {
+    sweep(o, csv);
+  }
+  else
+  {
+    table(o, csv);
+  }
+  std::printf("\n%s\n", failed ? "FAILED: some output differs from the reference" : "all outputs match the reference");
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,404 @@
+// benchmarks/octree/dynamic.h: the dynamic builder, written once against ptxw::tasks with the
+// method as a template argument. A task is a node, or a chunk of one:
+//   count <= S (> T)    one block finishes the node's whole subtree in shared memory (finish.h):
+//                       no pushes;
+//   count <= C          one block splits it (count into shared memory, prefix, scatter through
+//                       shared cursors) and forks its children;
+//   count >  C          ceil(count / C) chunks share a join (GPU-Quicksort's phase 1, so the
+//                       top of the tree is not a one-block job): each counts its chunk into the
+//                       join; the last to arrive (the last-block guard at task scope: its
+//                       atomic after a fence) turns the counts into cursors and forks the scatter
+//                       chunks; each scatters its chunk through the join's cursors; the last to
+//                       arrive forks the node's children.
+// Chunks travel as ranges: a task of several chunks only splits in up to 8 parts and retires (its
+// pushes are published at once), so the chunks of one node spread over the grid in log8 steps
+// of stealing or queueing instead of all waiting in the one deque of the block that forked them.
+// Children of at most T particles (or at max_depth) are leaves, appended with one atomic a task and
+// copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
+// with C and S off: one block per node, whatever its size.
+#pragma once
+
+#include <ptxw/host/tasks.h>
+#include <ptxw/tasks.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../harness.h"
+#include "finish.h"
+#include "tile.h"
+
+namespace ptxw_bench::octree
+{
+
+enum class phase : std::uint32_t
+{
+  whole,
+  count,
+  scatter
+};
+
+struct task_node
+{
+  node n;
+  std::uint32_t join; // chunks: their node's join
+  std::uint32_t first, last; // chunks: [first, last) (C particles each, the node's last fewer)
+  phase step;
+};
+
+struct join_state
+{
+  std::uint32_t counts[8], cursors[8];
+  std::uint32_t counted, scattered; // chunks arrived, per phase
+};
+
+struct dynamic_config
+{
+  std::uint32_t t;
+  std::uint32_t chunk; // C: nodes above it are split in chunks; ~0u: never
+  std::uint32_t finish; // S: nodes up to it are finished in shared memory; 0: never
+};
+
+struct dynamic_args
+{
+  buffers buf;
+  leaf_out out;
+  join_state* joins;
+  std::uint32_t* joins_used;
+  std::uint32_t* dropped; // children neither pushed nor kept: must stay 0
+  dynamic_config cfg;
+};
+
+// C: the issue asks for about 64K; 32K was faster on the H100 at 10^7 (2026-11-25: uniform 2.48 ms
+// against 2.76, Plummer 4.81 against 5.51, T = 16): twice the chunks keep every block busy at the top.
+inline constexpr std::uint32_t default_chunk = 32768;
+
+template <int Threads>
+struct dynamic_block
+{
+  using split_tile = tile_split<Threads, 8>;
+
+  struct storage
+  {
+    typename split_tile::storage tile;
+    std::uint32_t counts[8], cursors[8];
+    std::uint32_t leaf_base, tasks, last;
+  };
+
+  __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
+  {
+    return (count + c - 1) / c;
+  }
+
+  // The tasks one child of `count` particles becomes (0: a leaf or nothing).
+  __device__ static std::uint32_t tasks_of(std::uint32_t count, int depth, const dynamic_config& cfg)
+  {
+    return count <= cfg.t || depth == max_depth ? 0u : 1u;
+  }
+
+  // The eight children of node nd (octant counts in s.counts): leaves appended and settled, the
+  // others pushed (or kept; `dropped` if neither). Every thread; forks and retires t.
+  template <class Worker, class Ticket>
+  __device__ static void children(storage& s, Worker& w, Ticket&& t, const node& nd, const dynamic_args& a)
+  {
+    const int depth = depth_of(nd.code) + 1;
+    if (threadIdx.x == 0)
+    {
+      std::uint32_t leaves = 0, tasks = 0;
+      for (int o = 0; o < 8; ++o)
+      {
+        tasks += tasks_of(s.counts[o], depth, a.cfg);
+        leaves += s.counts[o] != 0 && tasks_of(s.counts[o], depth, a.cfg) == 0;
+      }
+      s.tasks     = tasks;
+      s.leaf_base = leaves != 0 ? atomicAdd(a.out.count, leaves) : 0;
+    }
+    __syncthreads();
+    auto kids = w.fork(t, s.tasks);
+    std::uint32_t begin = nd.begin, rank = 0;
+    for (int o = 0; o < 8; ++o)
+    {
+      const std::uint32_t c = s.counts[o];
+      const node ch{child_code(nd.code, o), begin, c};
+      begin += c;
+      if (c == 0)
+      {
+        continue;
+      }
+      if (tasks_of(c, depth, a.cfg) == 0)
+      {
+        settle_leaf(a.buf, depth, ch.begin, c, threadIdx.x, Threads);
+        if (threadIdx.x == 0)
+        {
+          a.out.leaves[s.leaf_base + rank] = leaf{ch.code, ch.begin, c};
+        }
+        ++rank;
+      }
+      else if (threadIdx.x == static_cast<unsigned>(o))
+      {
+        if (c <= a.cfg.chunk)
+        {
+          push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
+        }
+        else // joins are zeroed before the launch
+        {
+          push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(c, a.cfg.chunk), phase::count}, a);
+        }
+      }
+    }
+    w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
+  }
+
+  template <class Kids>
+  __device__ static void push(Kids& kids, const task_node& c, const dynamic_args& a)
+  {
+    if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
+    {
+      atomicAdd(a.dropped, 1u);
+    }
+  }
+
+  // The last-block guard at task scope: whether this block's chunk is the last of `total` to arrive.
+  __device__ static bool last_to_arrive(storage& s, std::uint32_t* arrived, std::uint32_t total)
+  {
+    __syncthreads(); // every thread's atomics of the chunk are issued
+    if (threadIdx.x == 0)
+    {
+      __threadfence(); // ... and performed before the arrival
+      s.last = atomicAdd(arrived, 1u) == total - 1;
+      __threadfence(); // the others' work before what the last one reads
+    }
+    __syncthreads();
+    return s.last != 0;
+  }
+
+  // The partition steps, each its own function (not inlined): the task loop around them keeps few
+  // registers live, so the kernel fits 128 registers a thread without spilling in the streaming loops.
+  __device__ __noinline__ static void scatter_range(storage& s, const float4* src, float4* dst, std::uint32_t begin,
+                                                    std::uint32_t n, int depth, std::uint32_t* cursors)
+  {
+    for (std::uint32_t i = 0; i < n; i += split_tile::size)
+    {
+      split_tile::scatter(s.tile, src, dst, begin + i, min(split_tile::size, n - i), depth, cursors);
+    }
+  }
+
+  __device__ __noinline__ static void count_chunk(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n,
+                                                  int depth, std::uint32_t* counts)
+  {
+    split_tile::count(s.tile, src, begin, n, depth, counts);
+  }
+
+  // One block splits a whole node: counts into s.counts, cursors, scatter.
+  __device__ static void split_node(storage& s, const node& nd, const float4* src, float4* dst, int depth)
+  {
+    if (threadIdx.x < 8)
+    {
+      s.counts[threadIdx.x] = 0;
+    }
+    count_chunk(s, src, nd.begin, nd.count, depth, s.counts);
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      for (std::uint32_t o = 0, at = nd.begin; o < 8; at += s.counts[o++])
+      {
+        s.cursors[o] = at;
+      }
+    }
+    __syncthreads();
+    scatter_range(s, src, dst, nd.begin, nd.count, depth, s.cursors);
+  }
+
+  template <class Method>
+  __device__ static void run(ptxw::tasks::pool<task_node, Method> p, const dynamic_args& a, unsigned char* smem)
+  {
+    __shared__ ptxw::tasks::worker_slot<task_node, Method> slot;
+    __shared__ storage s;
+    auto w = p.join(slot);
+    while (auto t = w.next())
+    {
+      const task_node tn = *t;
+      const node& nd     = tn.n;
+      const int depth    = depth_of(nd.code);
+      const float4* src  = a.buf.at(depth);
+      float4* dst        = a.buf.dst(depth);
+      if (tn.step == phase::whole && nd.count <= a.cfg.finish)
+      {
+        block_finish<Threads>::run(*reinterpret_cast<typename block_finish<Threads>::storage*>(smem), nd, a.buf, a.out,
+                                   a.cfg.t);
+        w.retire(std::move(t));
+      }
+      else if (tn.step == phase::whole)
+      {
+        split_node(s, nd, src, dst, depth);
+        children(s, w, std::move(t), nd, a);
+      }
+      else if (tn.last - tn.first > 1) // a range of chunks: up to 8 parts, published at once
+      {
+        const std::uint32_t range = tn.last - tn.first, parts = min(range, 8u);
+        auto kids                 = w.fork(t, parts);
+        if (threadIdx.x < parts)
+        {
+          const std::uint32_t from = tn.first + range * threadIdx.x / parts, to = tn.first + range * (threadIdx.x + 1) / parts;
+          push(kids, task_node{nd, tn.join, from, to, tn.step}, a);
+        }
+        w.retire(std::move(t), std::move(kids));
+      }
+      else
+      {
+        join_state& j           = a.joins[tn.join];
+        const std::uint32_t n   = chunks(nd.count, a.cfg.chunk);
+        const std::uint32_t beg = tn.first * a.cfg.chunk, len = min(a.cfg.chunk, nd.count - beg);
+        if (tn.step == phase::count)
+        {
+          count_chunk(s, src, nd.begin + beg, len, depth, j.counts);
+          if (!last_to_arrive(s, &j.counted, n))
+          {
+            w.retire(std::move(t));
+            continue;
+          }
+          if (threadIdx.x == 0) // the counts, from L2 (where the atomics made them)
+          {
+            for (std::uint32_t o = 0, at = nd.begin; o < 8; at += __ldcg(&j.counts[o++]))
+            {
+              j.cursors[o] = at;
+            }
+          }
+          auto kids = w.fork(t, 1);
+          if (threadIdx.x == 0)
+          {
+            push(kids, task_node{nd, tn.join, 0, n, phase::scatter}, a);
+          }
+          w.retire(std::move(t), std::move(kids));
+        }
+        else
+        {
+          scatter_range(s, src, dst, nd.begin + beg, len, depth, j.cursors);
+          if (!last_to_arrive(s, &j.scattered, n))
+          {
+            w.retire(std::move(t));
+            continue;
+          }
+          if (threadIdx.x < 8)
+          {
+            s.counts[threadIdx.x] = __ldcg(&j.counts[threadIdx.x]);
+          }
+          __syncthreads();
+          children(s, w, std::move(t), nd, a);
+        }
+      }
+    }
+  }
+};
+
+template <class Method, int Threads>
+__global__ void __launch_bounds__(Threads, 512 / Threads) dynamic_build(ptxw::tasks::pool<task_node, Method> p, dynamic_args a)
+{
+  extern __shared__ __align__(16) unsigned char smem[];
+  dynamic_block<Threads>::template run<Method>(p, a, smem);
+}
+
+// The builder for one method and block size; faithful: one block per node (no chunks, no finish).
+template <class Method, int Threads>
+class dynamic_builder
+{
+  // Tasks a block's deque (stealing: a LIFO owner holds a path's siblings and range halves, far
+  // fewer), or in the one queue or round list (a level of the tree: ~10^4 at 10^7 with S = 4096).
+  static constexpr std::uint32_t capacity = std::is_same_v<Method, ptxw::tasks::stealing> ? 4096 : 65536;
+  ptxw::tasks::pool_host<task_node, Method> pool_{capacity};
+  device_array<join_state> joins_;
+  device_array<std::uint32_t> counters_; // joins used, dropped
+  std::string name_;
+  bool faithful_;
+  std::uint32_t chunk_;
+
+public:
+  int blocks = 0; // 0: the resident grid
+
+  // chunk: C (tests make it small, so that small inputs have chunked nodes).
+  dynamic_builder(std::string name, bool faithful, std::uint32_t chunk = default_chunk)
+      : name_(std::move(name))
+      , faithful_(faithful)
+      , chunk_(chunk)
+  {}
+
+  const std::string& name() const
+  {
+    return name_;
+  }
+  bool faithful() const
+  {
+    return faithful_;
+  }
+
+  std::size_t smem() const
+  {
+    return faithful_ ? 0 : block_finish<Threads>::bytes;
+  }
+
+  int resident() const
+  {
+    PTXW_BENCH_CHECK(cudaFuncSetAttribute(dynamic_build<Method, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(block_finish<Threads>::bytes)));
+    return pool_.resident_grid(dynamic_build<Method, Threads>, Threads, smem());
+  }
+
+  void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
+  {
+    if (!faithful_ && t >= max_window)
+    {
+      throw std::invalid_argument("octree " + name_ + ": T = " + std::to_string(t) + ": at most " +
+                                  std::to_string(max_window - 1) + " with the shared-memory finish");
+    }
+    const dynamic_config cfg{t, faithful_ ? ~0u : chunk_, faithful_ ? 0u : finish_size};
+    const std::size_t max_joins = (faithful_ ? 0 : std::size_t(max_depth) * (n / cfg.chunk + 1)) + 1;
+    joins_.reserve(max_joins);
+    counters_.reserve(2);
+    const std::uint32_t used = n > cfg.chunk ? 1 : 0; // the root's join, if it is chunked
+    PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state)));
+    PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
+    PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
+    PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
+    std::vector<task_node> seeds;
+    const node root{1, 0, n};
+    if (n > cfg.chunk)
+    {
+      for (std::uint32_t k = 0; k * cfg.chunk < n; ++k) // one chunk a seed: the seeds are spread
+      {
+        seeds.push_back(task_node{root, 0, k, k + 1, phase::count});
+      }
+    }
+    else
+    {
+      seeds.push_back(task_node{root, 0, 0, 0, phase::whole});
+    }
+    pool_.reset();
+    pool_.seed(seeds);
+    const dynamic_args a{buf, out, joins_.get(), counters_.get(), counters_.get() + 1, cfg};
+    (void) resident(); // opts the kernel into the finish's shared memory
+    if (blocks > 0)
+    {
+      pool_.launch(ptxw::tasks::blocks{blocks}, dynamic_build<Method, Threads>, Threads, smem(), 0, a);
+    }
+    else
+    {
+      pool_.launch(dynamic_build<Method, Threads>, Threads, smem(), 0, a);
+    }
+  }
+
+  ptxw::tasks::pool_stats stats() const
+  {
+    return pool_.stats();
+  }
+
+  // Children lost for want of room (must be 0; the leaf check would find their particles lost).
+  std::uint32_t dropped() const
+  {
+    return counters_.capacity() == 0 ? 0 : download(counters_.get() + 1, 1)[0]; // 0: never ran (N <= T)
+  }
+};
+
+} // namespace ptxw_bench::octree

@@ -1,0 +1,372 @@
+// benchmarks/octree/level_sync.h: baselines B1 and B1+, the level-synchronous build a user writes
+// without a task pool. Each level: `count` (every tile of every node of the level, one grid;
+// eight atomics per tile), `split` (a thread per node: the eight-entry prefix becomes the cursors;
+// children become leaves, next-level nodes with their tiles, or -- B1+ -- nodes of at most S for
+// the shared-memory finish), `scatter` (the tiles again, placed through the cursors), `settle`
+// (leaves found in buffer b copied to the output), `finish` (B1+ only) and `advance` (one thread:
+// swaps the lists, next depth). Every count lives on the device and every kernel's grid is fixed
+// (resident blocks, grid-stride), so the same kernels run
+//   B1a: from a host loop that reads the next level's node count after each level, and
+//   B1b: as the body of a CUDA graph conditional WHILE node, which `advance` sets from the device
+//        (cudaGraphSetConditional, CUDA 12.4+): no host round trip.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "../harness.h"
+#include "finish.h"
+#include "tile.h"
+
+namespace ptxw_bench::octree
+{
+
+struct level_state
+{
+  std::uint32_t cur, depth, nodes[2], tiles[2], small, leaves_begin;
+};
+
+struct level_args
+{
+  level_state* st;
+  node* nodes[2];
+  uint2* tiles[2]; // (node index in its list, tile index in its node)
+  std::uint32_t* counts[2]; // 8 a node: octant counts, then cursors
+  node* small;
+  buffers buf;
+  leaf_out out;
+  std::uint32_t t, s; // s = 0: no shared-memory finish (B1)
+};
+
+// Children of a level, counted per thread and appended with one atomic per block and list.
+struct appends
+{
+  std::uint32_t leaves, nodes, tiles, small;
+  __device__ appends operator+(const appends& o) const
+  {
+    return {leaves + o.leaves, nodes + o.nodes, tiles + o.tiles, small + o.small};
+  }
+};
+
+// What `count` and `scatter` share: the level's tiles, grid-stride, a block a tile:
+// f(begin, n, depth, the tile's node's 8 counters).
+template <int Threads, int Items>
+struct level_tiles
+{
+  static constexpr std::uint32_t size = tile_split<Threads, Items>::size;
+
+  template <class F>
+  __device__ static void for_each(const level_args& a, F f)
+  {
+    const std::uint32_t cur = a.st->cur, depth = a.st->depth, tiles = a.st->tiles[cur];
+    for (std::uint32_t i = blockIdx.x; i < tiles; i += gridDim.x)
+    {
+      const uint2 tl = a.tiles[cur][i];
+      const node nd  = a.nodes[cur][tl.x];
+      f(nd.begin + tl.y * size, min(size, nd.count - tl.y * size), static_cast<int>(depth), a.counts[cur] + 8 * tl.x);
+    }
+  }
+};
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_count(level_args a)
+{
+  __shared__ typename tile_split<Threads, Items>::storage s;
+  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* counts) {
+    tile_split<Threads, Items>::count(s, a.buf.at(depth), begin, n, depth, counts);
+  });
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_split(level_args a)
+{
+  using scan = cub::BlockScan<appends, Threads>;
+  __shared__ typename scan::TempStorage scan_storage;
+  __shared__ appends base;
+  const std::uint32_t cur = a.st->cur, depth = a.st->depth, nodes = a.st->nodes[cur];
+  const std::uint32_t nxt = cur ^ 1;
+  for (std::uint32_t first = blockIdx.x * Threads; first < nodes; first += gridDim.x * Threads)
+  {
+    const std::uint32_t i = first + threadIdx.x;
+    std::uint32_t c[8] = {}, at[8] = {};
+    node nd{};
+    appends mine{0, 0, 0, 0};
+    if (i < nodes)
+    {
+      nd = a.nodes[cur][i];
+      std::uint32_t sum = nd.begin;
+      for (int o = 0; o < 8; ++o)
+      {
+        c[o]                     = a.counts[cur][8 * i + o];
+        at[o]                    = sum;
+        a.counts[cur][8 * i + o] = sum;
+        sum += c[o];
+        const bool leafy = c[o] <= a.t || depth + 1 == max_depth;
+        mine.leaves += c[o] != 0 && leafy;
+        mine.small += !leafy && c[o] <= a.s;
+        mine.nodes += !leafy && c[o] > a.s;
+        mine.tiles += !leafy && c[o] > a.s ? (c[o] + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size : 0;
+      }
+    }
+    appends pos, total;
+    scan(scan_storage).ExclusiveSum(mine, pos, total);
+    if (threadIdx.x == 0)
+    {
+      base = {atomicAdd(a.out.count, total.leaves), atomicAdd(&a.st->nodes[nxt], total.nodes),
+              atomicAdd(&a.st->tiles[nxt], total.tiles), atomicAdd(&a.st->small, total.small)};
+    }
+    __syncthreads();
+    pos = pos + base;
+    for (int o = 0; o < 8 && i < nodes; ++o)
+    {
+      const node ch{child_code(nd.code, o), at[o], c[o]};
+      if (c[o] == 0)
+      {
+        continue;
+      }
+      if (c[o] <= a.t || depth + 1 == max_depth)
+      {
+        a.out.leaves[pos.leaves++] = leaf{ch.code, ch.begin, ch.count};
+      }
+      else if (c[o] <= a.s)
+      {
+        a.small[pos.small++] = ch;
+      }
+      else
+      {
+        a.nodes[nxt][pos.nodes] = ch;
+        for (int q = 0; q < 8; ++q)
+        {
+          a.counts[nxt][8 * pos.nodes + q] = 0;
+        }
+        for (std::uint32_t j = 0; j * level_tiles<Threads, Items>::size < ch.count; ++j)
+        {
+          a.tiles[nxt][pos.tiles++] = make_uint2(pos.nodes, j);
+        }
+        ++pos.nodes;
+      }
+    }
+    __syncthreads(); // base and scan_storage are reused
+  }
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_scatter(level_args a)
+{
+  __shared__ typename tile_split<Threads, Items>::storage s;
+  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
+    tile_split<Threads, Items>::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
+  });
+}
+
+// The level's leaves, where they lie in buffer b: a warp a leaf.
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) level_settle(level_args a)
+{
+  const std::uint32_t depth = a.st->depth + 1, first = a.st->leaves_begin, last = *a.out.count;
+  const std::uint32_t warps = gridDim.x * (Threads / 32);
+  for (std::uint32_t l = first + blockIdx.x * (Threads / 32) + threadIdx.x / 32; l < last; l += warps)
+  {
+    const leaf lf = a.out.leaves[l];
+    settle_leaf(a.buf, depth, lf.begin, lf.count, threadIdx.x & 31, 32);
+  }
+}
+
+// At most 128 registers a thread: two blocks of 256 an SM, as the finish's shared memory allows.
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads, 512 / Threads) level_finish(level_args a)
+{
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto& s = *reinterpret_cast<typename block_finish<Threads>::storage*>(smem);
+  const std::uint32_t small = a.st->small;
+  for (std::uint32_t i = blockIdx.x; i < small; i += gridDim.x)
+  {
+    block_finish<Threads>::run(s, a.small[i], a.buf, a.out, a.t);
+  }
+}
+
+template <int Threads, int Items>
+__global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, bool in_graph)
+{
+  level_state& st = *a.st;
+  st.nodes[st.cur] = 0;
+  st.tiles[st.cur] = 0;
+  st.small         = 0;
+  st.cur ^= 1;
+  st.depth += 1;
+  st.leaves_begin = *a.out.count;
+  if (in_graph)
+  {
+    cudaGraphSetConditional(loop, st.nodes[st.cur] != 0);
+  }
+}
+
+// The first level: the root and its tiles (n > T).
+template <int Threads, int Items>
+__global__ void level_start(level_args a, std::uint32_t n)
+{
+  const std::uint32_t tiles = (n + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size;
+  for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < tiles; j += gridDim.x * blockDim.x)
+  {
+    a.tiles[0][j] = make_uint2(0, j);
+  }
+  if (blockIdx.x == 0 && threadIdx.x < 8)
+  {
+    a.counts[0][threadIdx.x] = 0;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    a.nodes[0][0] = node{1, 0, n};
+    *a.st         = level_state{0, 0, {1, 0}, {tiles, 0}, 0, 0};
+    *a.out.count  = 0;
+  }
+}
+
+// Blocks of k that fit on the GPU at once (opting k into `smem` bytes of dynamic shared memory).
+template <class Kernel>
+int resident_grid(Kernel k, int threads, std::size_t smem = 0)
+{
+  int dev = 0, sms = 0, per_sm = 0;
+  PTXW_BENCH_CHECK(cudaGetDevice(&dev));
+  PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PTXW_BENCH_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, smem));
+  return sms * per_sm;
+}
+
+// B1 (finish = false) or B1+ (finish = true); graph: B1b's WHILE node instead of B1a's host loop.
+template <int Threads, int Items>
+class level_sync
+{
+  static constexpr std::uint32_t tile = level_tiles<Threads, Items>::size;
+  bool finish_, graph_;
+  device_array<level_state> st_;
+  device_array<node> nodes_[2], small_;
+  device_array<uint2> tiles_[2];
+  device_array<std::uint32_t> counts_[2];
+  std::uint32_t* pinned_ = nullptr;
+  cudaGraphExec_t exec_  = nullptr;
+  level_args args_{};
+  struct
+  {
+    int count, split, scatter, settle, finish;
+  } grid_;
+
+public:
+  level_sync(bool finish, bool graph)
+      : finish_(finish)
+      , graph_(graph)
+      , grid_{resident_grid(level_count<Threads, Items>, Threads), resident_grid(level_split<Threads, Items>, Threads),
+              resident_grid(level_scatter<Threads, Items>, Threads), resident_grid(level_settle<Threads, Items>, Threads),
+              resident_grid(level_finish<Threads, Items>, Threads, block_finish<Threads>::bytes)}
+  {
+    PTXW_BENCH_CHECK(cudaMallocHost(&pinned_, sizeof(std::uint32_t)));
+  }
+  level_sync(const level_sync&) = delete;
+  level_sync& operator=(const level_sync&) = delete;
+  ~level_sync()
+  {
+    if (exec_ != nullptr)
+    {
+      (void) cudaGraphExecDestroy(exec_);
+    }
+    (void) cudaFreeHost(pinned_);
+  }
+
+  const char* name() const
+  {
+    return finish_ ? (graph_ ? "B1b+" : "B1+") : (graph_ ? "B1b" : "B1a");
+  }
+
+  // A build of n > T particles into buf/out.
+  void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
+  {
+    if (finish_ && t >= max_window)
+    {
+      throw std::invalid_argument(std::string("octree ") + name() + ": T = " + std::to_string(t) + ": at most " +
+                                  std::to_string(max_window - 1) + " with the shared-memory finish");
+    }
+    const std::size_t node_cap = n / (t + 1) + 1, tile_cap = n / tile + node_cap + 1;
+    st_.reserve(1);
+    small_.reserve(finish_ ? node_cap : 1);
+    for (int i = 0; i < 2; ++i)
+    {
+      nodes_[i].reserve(node_cap);
+      tiles_[i].reserve(tile_cap);
+      counts_[i].reserve(8 * node_cap);
+    }
+    const level_args a{st_.get(), {nodes_[0].get(), nodes_[1].get()}, {tiles_[0].get(), tiles_[1].get()},
+                       {counts_[0].get(), counts_[1].get()}, small_.get(), buf, out, t, finish_ ? finish_size : 0};
+    level_start<Threads, Items><<<64, 256>>>(a, n);
+    if (graph_)
+    {
+      launch_graph(a);
+    }
+    else
+    {
+      int levels = 0;
+      do
+      {
+        level(a, cudaGraphConditionalHandle{}, false, 0);
+        ++levels; // advance made cur = levels & 1
+        PTXW_BENCH_CHECK(cudaMemcpyAsync(pinned_, &a.st->nodes[levels & 1], sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToHost));
+        PTXW_BENCH_CHECK(cudaStreamSynchronize(0));
+      } while (*pinned_ != 0);
+    }
+    PTXW_BENCH_CHECK(cudaGetLastError());
+  }
+
+private:
+  void level(const level_args& a, cudaGraphConditionalHandle h, bool in_graph, cudaStream_t s)
+  {
+    level_count<Threads, Items><<<grid_.count, Threads, 0, s>>>(a);
+    level_split<Threads, Items><<<grid_.split, Threads, 0, s>>>(a);
+    level_scatter<Threads, Items><<<grid_.scatter, Threads, 0, s>>>(a);
+    level_settle<Threads, Items><<<grid_.settle, Threads, 0, s>>>(a);
+    if (finish_)
+    {
+      level_finish<Threads, Items><<<grid_.finish, Threads, block_finish<Threads>::bytes, s>>>(a);
+    }
+    level_advance<Threads, Items><<<1, 1, 0, s>>>(a, h, in_graph);
+  }
+
+  void launch_graph(const level_args& a)
+  {
+    if (exec_ == nullptr || std::memcmp(&a, &args_, sizeof a) != 0)
+    {
+      if (exec_ != nullptr)
+      {
+        PTXW_BENCH_CHECK(cudaGraphExecDestroy(exec_));
+      }
+      cudaGraph_t g;
+      PTXW_BENCH_CHECK(cudaGraphCreate(&g, 0));
+      cudaGraphConditionalHandle h;
+      PTXW_BENCH_CHECK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
+      cudaGraphNodeParams p{};
+      p.type               = cudaGraphNodeTypeConditional;
+      p.conditional.handle = h;
+      p.conditional.type   = cudaGraphCondTypeWhile;
+      p.conditional.size   = 1;
+      cudaGraphNode_t loop;
+      PTXW_BENCH_CHECK(cudaGraphAddNode(&loop, g, nullptr, nullptr, 0, &p));
+      cudaStream_t s;
+      PTXW_BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      PTXW_BENCH_CHECK(
+        cudaStreamBeginCaptureToGraph(s, p.conditional.phGraph_out[0], nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
+      level(a, h, true, s);
+      PTXW_BENCH_CHECK(cudaStreamEndCapture(s, nullptr));
+      PTXW_BENCH_CHECK(cudaStreamDestroy(s));
+      PTXW_BENCH_CHECK(cudaGraphInstantiate(&exec_, g, 0));
+      PTXW_BENCH_CHECK(cudaGraphDestroy(g));
+      args_ = a;
+    }
+    PTXW_BENCH_CHECK(cudaGraphLaunch(exec_, 0));
+  }
+};
+
+} // namespace ptxw_bench::octree

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Draws the CSV of ptxw_bench_octree (--csv FILE) as SVG, with no plotting library.
+
+    benchmarks/octree/plot.py table.csv table.svg     # the table: every builder's time per problem
+    benchmarks/octree/plot.py sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
+
+Table: one panel per problem (shape, N, T), a bar per builder (each method at its default C; the
+rows with other C are in the CSV), best-of time in ms on a log scale, the bound (passes x the
+copy's time) as a dashed line. Sweep: one panel per shape and method, the dynamic builder's time
+against blocks (log2) for each thread count, the baselines of the same run as dashed lines.
+"""
+import csv
+import math
+import sys
+
+COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"]
+
+
+def read(path):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["mode"] != "mode"]
+    if not rows:
+        sys.exit(f"octree plot: no rows in {path}")
+    for r in rows:
+        r["best_ms"] = float(r["best_ms"])
+        r["bound_ms"] = float(r["bound_ms"])
+        r["blocks"] = int(r["blocks"])
+        r["threads"] = int(r["threads"])
+    return rows
+
+
+def in_order(items):
+    seen = []
+    for i in items:
+        if i not in seen:
+            seen.append(i)
+    return seen
+
+
+class Svg:
+    def __init__(self, width, height):
+        self.w, self.h, self.parts = width, height, []
+
+    def add(self, s):
+        self.parts.append(s)
+
+    def text(self, x, y, s, size=11, anchor="start", rotate=None):
+        tr = f' transform="rotate({rotate} {x:.1f} {y:.1f})"' if rotate is not None else ""
+        s = s.replace("&", "&amp;").replace("<", "&lt;")
+        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="sans-serif" '
+                 f'text-anchor="{anchor}"{tr}>{s}</text>')
+
+    def line(self, x1, y1, x2, y2, colour="black", width=1, dash=None):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.add(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+                 f'stroke-width="{width}"{d}/>')
+
+    def rect(self, x, y, w, h, colour):
+        self.add(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{colour}"/>')
+
+    def polyline(self, pts, colour):
+        p = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        self.add(f'<polyline points="{p}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+        for x, y in pts:
+            self.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/>')
+
+    def save(self, path):
+        with open(path, "w") as f:
+            f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}" height="{self.h}" '
+                    f'viewBox="0 0 {self.w} {self.h}">\n<rect width="100%" height="100%" fill="white"/>\n')
+            f.write("\n".join(self.parts))
+            f.write("\n</svg>\n")
+
+
+class LogAxis:
+    """Maps values to pixels on a log10 scale between lo and hi (rounded out to decades)."""
+
+    def __init__(self, lo, hi, p0, p1):
+        self.a, self.b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+        self.p0, self.p1 = p0, p1
+
+    def __call__(self, v):
+        return self.p0 + (math.log10(v) - self.a) / (self.b - self.a) * (self.p1 - self.p0)
+
+    def ticks(self):
+        return [10.0 ** e for e in range(self.a, self.b + 1)]
+
+
+def table(rows, out):
+    # one row per method (its default C), the baselines and the paper-faithful form
+    rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy" and "C=" not in r["method"]]
+    problems = in_order((r["shape"], r["n"], r["t"]) for r in rows)
+    methods = in_order(r["method"] for r in rows)
+    cols = 4
+    pw, ph = 300, 260
+    nrows = math.ceil(len(problems) / cols)
+    svg = Svg(cols * pw + 20, nrows * ph + 40 + 16 * math.ceil(len(methods) / 3))
+    times = [r["best_ms"] for r in rows] + [r["bound_ms"] for r in rows]
+    for k, prob in enumerate(problems):
+        x0, y0 = 10 + (k % cols) * pw, 30 + (k // cols) * ph
+        mine = {r["method"]: r for r in rows if (r["shape"], r["n"], r["t"]) == prob}
+        ax = LogAxis(min(times), max(times), y0 + ph - 40, y0 + 20)
+        left, right = x0 + 45, x0 + pw - 10
+        svg.text((left + right) / 2, y0 + 12, f"{prob[0]}, N={int(prob[1]):.0e}, T={prob[2]}", 12, "middle")
+        for tick in ax.ticks():
+            y = ax(tick)
+            svg.line(left, y, right, y, "#dddddd")
+            svg.text(left - 4, y + 4, f"{tick:g}", 9, "end")
+        svg.text(x0 + 10, (y0 + ph) / 2 + y0 / 2, "ms (best)", 10, "middle", rotate=-90)
+        bw = (right - left) / max(1, len(methods))
+        for i, m in enumerate(methods):
+            if m in mine:
+                y = ax(mine[m]["best_ms"])
+                svg.rect(left + i * bw + 1, y, bw - 2, ax.p0 - y, COLOURS[i % len(COLOURS)])
+        bound = next(iter(mine.values()))["bound_ms"]
+        svg.line(left, ax(bound), right, ax(bound), "black", 1, "4,3")
+        svg.line(left, ax.p0, right, ax.p0)
+    ly = 30 + nrows * ph
+    for i, m in enumerate(methods):
+        x, y = 20 + (i % 3) * 400, ly + 16 * (i // 3)
+        svg.rect(x, y - 9, 10, 10, COLOURS[i % len(COLOURS)])
+        svg.text(x + 14, y, m, 11)
+    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale); dashed: bound = "
+             "(passes above S + 1) x copy time", 14)
+    svg.save(out)
+
+
+def sweep(rows, out):
+    rows = [r for r in rows if r["mode"] == "sweep" and r["method"] != "copy"]
+    shapes = in_order(r["shape"] for r in rows)
+    methods = in_order(r["method"].rsplit(" ", 1)[0] for r in rows if r["blocks"] > 0)
+    pw, ph = 330, 280
+    svg = Svg(len(methods) * pw + 20, len(shapes) * ph + 40)
+    for k, shape in enumerate(shapes):
+        mine = [r for r in rows if r["shape"] == shape]
+        base = [r for r in mine if r["blocks"] == 0]
+        ax_lo, ax_hi = min(r["best_ms"] for r in mine), max(r["best_ms"] for r in mine)
+        for q, method in enumerate(methods):
+            dyn = [r for r in mine if r["blocks"] > 0 and r["method"].rsplit(" ", 1)[0] == method]
+            x0, y0 = 10 + q * pw, 30 + k * ph
+            left, right, bottom, top = x0 + 45, x0 + pw - 10, y0 + ph - 45, y0 + 22
+            ax = LogAxis(ax_lo, ax_hi, bottom, top)
+            bmax = max(r["blocks"] for r in dyn)
+            xs = lambda b: left + math.log2(b) / max(1.0, math.log2(bmax)) * (right - left)  # noqa: E731
+            svg.text((left + right) / 2, y0 + 12, f"{method}: {shape}, N={int(mine[0]['n']):.0e}, T={mine[0]['t']}",
+                     11, "middle")
+            for tick in ax.ticks():
+                svg.line(left, ax(tick), right, ax(tick), "#dddddd")
+                svg.text(left - 4, ax(tick) + 4, f"{tick:g}", 9, "end")
+            for b in sorted({r["blocks"] for r in dyn}):
+                svg.line(xs(b), bottom, xs(b), bottom + 4)
+                svg.text(xs(b), bottom + 14, str(b), 8, "middle")
+            svg.text((left + right) / 2, bottom + 28, "blocks (log2)", 9, "middle")
+            svg.text(x0 + 10, (top + bottom) / 2, "ms (best)", 9, "middle", rotate=-90)
+            for i, th in enumerate(sorted({r["threads"] for r in dyn})):
+                pts = sorted((r["blocks"], r["best_ms"]) for r in dyn if r["threads"] == th)
+                c = COLOURS[i % len(COLOURS)]
+                svg.polyline([(xs(b), ax(t)) for b, t in pts], c)
+                svg.rect(right - 80, top + 12 * i - 2, 7, 7, c)
+                svg.text(right - 70, top + 12 * i + 5, f"{th} threads", 9)
+            for r in base:
+                y = ax(r["best_ms"])
+                svg.line(left, y, right, y, "#444444", 1, "5,3")
+                svg.text(left + 4, y - 3, f"{r['method']} {r['best_ms']:.2f}", 8)
+            svg.line(left, bottom, right, bottom)
+            svg.line(left, bottom, left, top)
+    svg.text(10, 18, "Dynamic builder per method: threads x blocks (the paper's figures' shape), H100; dashed: the "
+             "baselines of the same run", 13)
+    svg.save(out)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    rows = read(sys.argv[1])
+    if any(r["mode"] == "sweep" for r in rows):
+        sweep(rows, sys.argv[2])
+    else:
+        table(rows, sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()
