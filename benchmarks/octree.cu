@@ -1,4 +1,4 @@
-// Octree partitioning (issue 22): N particles into an octree whose leaves hold at most T particles
+// Octree partitioning: N particles into an octree whose leaves hold at most T particles
 // (depth cap 21: a deeper leaf may exceed T and is counted), built by the dynamic task-pool builder
 // and by the baselines a user would write instead, side by side in one run, every output checked.
 //

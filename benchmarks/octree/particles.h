@@ -1,4 +1,4 @@
-// benchmarks/octree/particles.h: the three inputs of issue 22 (deterministic for a seed) and the
+// benchmarks/octree/particles.h: the three inputs of the octree benchmark (deterministic for a seed) and the
 // checks every build runs on the host before anything is launched.
 //   uniform   in the unit cube;
 //   plummer   a = 0.01, truncated at r < 0.49, centred at (0.5, 0.5, 0.5);

@@ -1,4 +1,4 @@
-// Octree builders of benchmarks/octree (issue 22) on small inputs, against the host reference:
+// Octree builders of benchmarks/octree on small inputs, against the host reference:
 // every builder's leaf set must equal the reference's (no particle lost or duplicated, every
 // particle in the right leaf, the same number of leaves and of overfull leaves). The host-side
 // tests (reference, bad input, the sorted-key leaf rule that B2 and the shared-memory finish use)
