@@ -113,7 +113,7 @@ __global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* mis
 __global__ void store_buffering(long long* words, long long* results, int iters, long long stride,
                                 unsigned long long* both_old, bool fence)
 {
-  namespace isa = ptxw::detail::tasks::isa;
+  namespace isa = ptxw::detail::isa;
   if (threadIdx.x != 0)
   {
     return;

@@ -80,7 +80,7 @@ __global__ void owner_and_thieves(tasks::pool<link, tasks::stealing> p, unsigned
   }
   for (;;)
   {
-    const bool finished = ptxw::detail::tasks::isa::ld_acquire(&done[group]) != 0; // before the last steals
+    const bool finished = ptxw::detail::isa::ld_acquire(&done[group]) != 0; // before the last steals
     if (backend::steal(p, l, owner, e, c))
     {
       atomicAdd(&counts[e.value.id], 1u);

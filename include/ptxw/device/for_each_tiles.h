@@ -152,31 +152,35 @@ struct for_each_plan
   unsigned long long units; // clusters (tiles where there are no clusters)
   int rounds;               // rows per tile, at most the policy's
   int shared;               // of them, the last that any thread of the CTA takes: the policy's share
+  bool steal;               // the policy's: tiles beyond the GPU are stolen (else a plain launch)
 };
+
+// A plain launch (steal false) cuts n into the fewest tiles of at most the policy's rounds,
+// whatever fits at once.
+constexpr unsigned long long tiles_wanted(const for_each_policy& p, unsigned long long r, unsigned long long resident)
+{
+  if (!p.steal)
+  {
+    return r / p.rounds + (r % p.rounds != 0);
+  }
+  const unsigned long long per_wave = resident * p.cluster;                // CTAs of a wave
+  const unsigned long long wave     = per_wave * p.rounds;                 // rows of a wave at the policy's rounds
+  const unsigned long long fewest   = r / wave + (r % wave != 0);          // waves within the policy's rounds
+  const unsigned long long rowful   = r / per_wave;                        // whole waves with a row a tile
+  const unsigned long long least    = p.waves < rowful ? p.waves : rowful; // the policy's waves, where rows allow
+  return (fewest > least ? fewest : least) * per_wave;
+}
 
 constexpr for_each_plan plan(const for_each_policy& p, unsigned long long n, unsigned long long resident)
 {
-  const unsigned long long r        = rows(p, n);
-  if (!p.steal) // every tile at once, of at most the policy's rounds
-  {
-    const unsigned long long most  = 0x7fffffffull / p.cluster;
-    const unsigned long long want  = (r / p.rounds + (r % p.rounds != 0) + p.cluster - 1) / p.cluster;
-    const unsigned long long units = want < most ? want : most;
-    const int rounds               = static_cast<int>(r / (units * p.cluster) + (r % (units * p.cluster) != 0));
-    return {units * p.cluster, units, rounds, rounds * p.shared_rounds / p.rounds};
-  }
-  const unsigned long long per_wave = resident * p.cluster;                   // CTAs of a wave
-  const unsigned long long wave     = per_wave * p.rounds;                    // rows of a wave at the policy's rounds
-  const unsigned long long fewest   = r / wave + (r % wave != 0);             // waves within the policy's rounds
-  const unsigned long long rowful   = r / per_wave;                           // whole waves with a row a tile
-  const unsigned long long least    = p.waves < rowful ? p.waves : rowful;    // the policy's waves, where rows allow
-  const unsigned long long ctas     = (fewest > least ? fewest : least) * per_wave;
-  const unsigned long long most     = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
-  const unsigned long long want     = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
-  const unsigned long long units    = want < most ? want : most;
-  const unsigned long long tiles    = units * p.cluster;
-  const int rounds                  = static_cast<int>(r / tiles + (r % tiles != 0));
-  return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds};
+  const unsigned long long r     = rows(p, n);
+  const unsigned long long ctas  = tiles_wanted(p, r, resident);
+  const unsigned long long most  = 0x7fffffffull / p.cluster; // a grid's x (2^31 - 1), in clusters
+  const unsigned long long want  = ((ctas < r ? ctas : r) + p.cluster - 1) / p.cluster;
+  const unsigned long long units = want < most ? want : most;
+  const unsigned long long tiles = units * p.cluster;
+  const int rounds               = static_cast<int>(r / tiles + (r % tiles != 0));
+  return {tiles, units, rounds, rounds * p.shared_rounds / p.rounds, p.steal};
 }
 
 // Units of the emulation's claims and responses (a u32 and a uint4 each): the most over the build's
@@ -222,10 +226,10 @@ struct tile_schedule
 
 template <clc::backend_id B, int Sm>
 cudaError_t schedule_tiles(void* (&parts)[3], const for_each_plan& pl, unsigned cluster, unsigned long long resident,
-                           cudaStream_t stream, tile_schedule<B>& out, bool steal = true)
+                           cudaStream_t stream, tile_schedule<B>& out)
 {
   constexpr bool claims = claims_per_unit<B>;
-  out.scheduled         = steal && (claims || pl.units > resident);
+  out.scheduled         = pl.steal && (claims || pl.units > resident);
   // Epoch 1 of the emulation finds claims of no launch: zeros.
   const std::size_t fresh = claims ? static_cast<char*>(parts[1]) - static_cast<char*>(parts[0])
                                        + pl.units * sizeof(::cuda::std::uint32_t)
@@ -246,7 +250,7 @@ cudaError_t schedule_tiles(void* (&parts)[3], const for_each_plan& pl, unsigned 
                                     0x9e3779b9u};
   constexpr clc::detail::backend_row row = clc::detail::row_for<backend_t<B>>(Sm);
   out.ctx      = clc::detail::make_context<backend_t<B>>(lp, row.id, nullptr);
-  out.launched = steal && row.resident_prefix ? clc::detail::resident_prefix(grid, dim3(cluster), resident) : grid;
+  out.launched = pl.steal && row.resident_prefix ? clc::detail::resident_prefix(grid, dim3(cluster), resident) : grid;
   return cudaSuccess;
 }
 
@@ -269,7 +273,7 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
   const for_each_plan pl = plan(p, n, resident);
   tile_schedule<p.backend> t{};
   if (const cudaError_t err =
-        schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, p.cluster, resident, stream, t, p.steal);
+        schedule_tiles<p.backend, build_archs[I] / 10>(parts, pl, p.cluster, resident, stream, t);
       err != cudaSuccess)
   {
     return err;

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <ptxw/tasks/checks.h>
-#include <ptxw/tasks/isa.h>
+#include <ptxw/detail/isa/global.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {

@@ -7,7 +7,7 @@
 
 #include <ptxw/detail/claim.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/tasks/isa.h>
+#include <ptxw/detail/isa/global.h>
 #include <ptxw/tasks/task.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -200,7 +200,7 @@ class owner_end
         break;
       }
       const unsigned long long live =
-        k == detail::tasks::taken::none ? detail::tasks::isa::ld_acquire(&pool_.state_->live) : 0;
+        k == detail::tasks::taken::none ? detail::isa::ld_acquire(&pool_.state_->live) : 0;
       if (live == 0 || !detail::tasks::may_wait(since, live, pool_.sink_))
       {
         r.present = 0;
@@ -307,7 +307,7 @@ public:
     {
       if (detail::claim::leads())
       {
-        detail::tasks::isa::add_relaxed(&pool_.state_->live, n);
+        detail::isa::add_relaxed(&pool_.state_->live, n);
       }
       __syncthreads();
     }
@@ -328,7 +328,7 @@ public:
                             - (backend::counts_at_fork ? static_cast<long long>(kids.n_) : 0);
       if (backend::counts_live && delta != 0) // children counted before they are published
       {
-        detail::tasks::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(delta));
+        detail::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(delta));
       }
       backend::publish(pool_, local_, pushed);
       counts_.kept += kept - kept_at_take_;

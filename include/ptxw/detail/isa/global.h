@@ -1,4 +1,4 @@
-// ptxw/tasks/isa.h: the PTX forms of the task pools' protocols -- loads, stores and CAS with an
+// PTX forms behind ptxw/tasks.h's protocols -- loads, stores, CAS and adds with an
 // explicit .sem and .scope on global memory (sm_70, PTX ISA 6.0), which cuda::ptx has no binding
 // for. cuda::atomic_ref emits the same .sem and .scope but on generic addresses: ptxas then makes
 // LD/ST/ATOM.E (and, for a 64-bit CAS, a fallback path for shared memory) where these give
@@ -18,7 +18,7 @@
 #endif
 
 PTXW_NAMESPACE_BEGIN
-namespace detail::tasks::isa {
+namespace detail::isa {
 // The 32- and 64-bit words the protocols use: .b32 in an "r" register, .b64 in an "l" one.
 template <class W>
 inline constexpr bool is_word = sizeof(W) == 4 || sizeof(W) == 8;
@@ -131,5 +131,5 @@ __device__ inline void add_relaxed(unsigned long long* a, unsigned long long v)
 {
   asm volatile("red.relaxed.gpu.global.add.u64 [%0], %1;" ::"l"(a), "l"(v) : "memory");
 }
-} // namespace detail::tasks::isa
+} // namespace detail::isa
 PTXW_NAMESPACE_END
