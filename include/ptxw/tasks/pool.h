@@ -33,6 +33,7 @@ struct faults
   ::cuda::std::uint32_t spurious_cas; // a CAS fails without trying, at this rate
   ::cuda::std::uint32_t publish_delay_ns; // a sleep before each publication of pushed tasks
   ::cuda::std::uint32_t owner_stall_ns; // stealing: a sleep in pop between the bottom store and its fence
+  ::cuda::std::uint32_t late_store_ns; // stealing: pop's bottom store held as in a store buffer (tasks/deque.h)
   ::cuda::std::uint32_t steal_only; // stealing: no block pops; every task is stolen (its own deque too)
   ::cuda::std::uint32_t capacity; // host side: each queue's capacity forced to this (0: as asked)
   ::cuda::std::uint32_t seed;
@@ -46,6 +47,7 @@ struct alignas(128) pool_state
   ::cuda::std::uint32_t queues; // deques (stealing: the grid's blocks); 1 for the shared queues
   unsigned long long next_id; // checked mode: the id of the next pushed task (seeds: 0..n-1)
   unsigned long long max_occupancy; // the largest occupancy any queue reached (pool_stats says how measured)
+  unsigned long long wanted; // the largest occupancy a full push asked for (R23's report); 0: none was full
   counters sum;
 };
 } // namespace tasks
@@ -53,6 +55,14 @@ struct alignas(128) pool_state
 namespace detail::tasks {
 // "tttt", as the work queue's tag.
 inline constexpr ::cuda::std::uint32_t pool_tag = 0x7474'7474u;
+
+// A push found its queue full where it would have made it hold `occupancy` tasks (R23: the
+// host's report names the capacity that would have held them). Returns false, the push's result.
+__device__ inline bool full_push(::ptxw::tasks::pool_state* s, unsigned long long occupancy)
+{
+  atomicMax(&s->wanted, occupancy);
+  return false;
+}
 
 // Checked builds mark each entry with its task's id and a taken flag (R20's reports); unchecked
 // builds keep the task alone (an empty base).

@@ -64,53 +64,34 @@ __device__ inline void fence_sc()
   ptx::fence(ptx::sem_sc, ptx::scope_gpu);
 }
 
-// atom{.acq_rel,.relaxed}.gpu.global.cas.{b32,b64} d, [a], expected, desired;  // PTX ISA 60, SM_70.
-// True where it swapped.
-template <bool AcqRel, class W>
-__device__ bool cas(W* a, W expected, W desired)
-{
-  static_assert(is_word<W>);
-  W old;
-  if constexpr (sizeof(W) == 4 && AcqRel)
-  {
-    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
-                 : "=r"(old)
-                 : "l"(a), "r"(expected), "r"(desired)
-                 : "memory");
+// atom.sem.gpu.global.cas.{b32,b64} d, [a], expected, desired;  // PTX ISA 60, SM_70.
+// .sem = .relaxed (cas_relaxed), .release (cas_release), .acq_rel (cas_acq_rel); true where it swapped.
+#define PTXW_TASKS_CAS(sem)                                                                                          \
+  template <class W>                                                                                                 \
+  __device__ bool cas_##sem(W* a, W expected, W desired)                                                             \
+  {                                                                                                                  \
+    static_assert(is_word<W>);                                                                                       \
+    W old;                                                                                                           \
+    if constexpr (sizeof(W) == 4)                                                                                    \
+    {                                                                                                                \
+      asm volatile("atom." #sem ".gpu.global.cas.b32 %0, [%1], %2, %3;"                                              \
+                   : "=r"(old)                                                                                       \
+                   : "l"(a), "r"(expected), "r"(desired)                                                             \
+                   : "memory");                                                                                      \
+    }                                                                                                                \
+    else                                                                                                             \
+    {                                                                                                                \
+      asm volatile("atom." #sem ".gpu.global.cas.b64 %0, [%1], %2, %3;"                                              \
+                   : "=l"(old)                                                                                       \
+                   : "l"(a), "l"(expected), "l"(desired)                                                             \
+                   : "memory");                                                                                      \
+    }                                                                                                                \
+    return old == expected;                                                                                          \
   }
-  else if constexpr (sizeof(W) == 4)
-  {
-    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
-                 : "=r"(old)
-                 : "l"(a), "r"(expected), "r"(desired)
-                 : "memory");
-  }
-  else if constexpr (AcqRel)
-  {
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old)
-                 : "l"(a), "l"(expected), "l"(desired)
-                 : "memory");
-  }
-  else
-  {
-    asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old)
-                 : "l"(a), "l"(expected), "l"(desired)
-                 : "memory");
-  }
-  return old == expected;
-}
-template <class W>
-__device__ bool cas_acq_rel(W* a, W expected, W desired)
-{
-  return cas<true>(a, expected, desired);
-}
-template <class W>
-__device__ bool cas_relaxed(W* a, W expected, W desired)
-{
-  return cas<false>(a, expected, desired);
-}
+PTXW_TASKS_CAS(relaxed)
+PTXW_TASKS_CAS(release)
+PTXW_TASKS_CAS(acq_rel)
+#undef PTXW_TASKS_CAS
 
 // atom.acq_rel.gpu.global.add.u32 d, [a], v;  // PTX ISA 60, SM_70 (a grid barrier's arrival)
 __device__ inline unsigned add_acq_rel(unsigned* a, unsigned v)
