@@ -8,10 +8,12 @@
 //    block of the same grid (what each queue operation's leader is), by every thread, and by one
 //    thread per block that waits for each result before the next atomic (a queue's steps do).
 //    And each queue alone: every block's leader pushes one task and takes one, repeatedly (an
-//    enqueue + dequeue pair; the deque: its owner's push, publish and pop).
-// 2. Latency: a steal (ld.acquire top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's
-//    pop, one thread on an otherwise idle GPU, in units of one dependent atomic (atom.add whose
-//    address depends on the previous one's result).
+//    enqueue + dequeue pair; the deque: its owner's push, publish and pop); and dequeues alone,
+//    from a queue the host filled, every leader taking until it is empty.
+// 2. Latency: a steal (ld top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's pop,
+//    one thread on an otherwise idle GPU, in units of one dependent atomic (atom.add whose address
+//    depends on the previous one's result); beside them the parts: a dependent load, and one
+//    after each fence.
 // 3. Why a litmus test cannot catch a dropped fence.sc on this GPU: the store-buffering litmus
 //    (T0: x = i; r0 = y.  T1: y = i; r1 = x), one pair of blocks per SM, with and without fence.sc
 //    between the store and the load, x and y 64 B to 8 MiB apart; both loads old is a store->load
@@ -108,6 +110,27 @@ __global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* mis
   atomicAdd(missed, misses);
 }
 
+// Every block's leader takes until the queue the host filled is empty; `got` counts the takes.
+template <class Method>
+__global__ void takes_only(tasks::pool<job, Method> p, unsigned* got)
+{
+  using backend = ptxw::detail::tasks::backend<job, Method>;
+  if (threadIdx.x != 0)
+  {
+    return;
+  }
+  typename backend::local l{};
+  backend::open(p, l);
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<job> e;
+  unsigned n = 0;
+  while (backend::take(p, l, e, c) == ptxw::detail::tasks::taken::got)
+  {
+    n += e.value.depth;
+  }
+  atomicAdd(got, n);
+}
+
 // 3. The store-buffering litmus, one pair of blocks per SM; iteration i's values are i, so a load
 // that returns less than i read before the other's store.
 __global__ void store_buffering(long long* words, long long* results, int iters, long long stride,
@@ -148,14 +171,39 @@ __global__ void store_buffering(long long* words, long long* results, int iters,
 
 __device__ unsigned long long elapsed_ns[1];
 
-// One thread: `n` atomics, each one's address depending on the previous one's result.
-__global__ void dependent_atomics(unsigned long long* words, int n)
+// One thread: `n` steps, each one's address depending on the previous one's result: an atom.add,
+// or an ld.relaxed.gpu alone, after a fence.sc.gpu, or after a fence.acq_rel.gpu.
+enum class step
 {
+  atomic,
+  load,
+  fence_sc_load,
+  fence_acq_rel_load
+};
+template <step S>
+__global__ void dependent_steps(unsigned long long* words, int n)
+{
+  namespace isa                = ptxw::detail::isa;
   unsigned long long x         = 0;
   const unsigned long long t0 = ptxw::checked::now_ns();
   for (int i = 0; i < n; ++i)
   {
-    x = atomicAdd(words + (x >> 62), 1ull);
+    if constexpr (S == step::atomic)
+    {
+      x = atomicAdd(words + (x >> 62), 1ull);
+    }
+    else
+    {
+      if constexpr (S == step::fence_sc_load)
+      {
+        isa::fence_sc();
+      }
+      else if constexpr (S == step::fence_acq_rel_load)
+      {
+        cuda::ptx::fence(cuda::ptx::sem_acq_rel, cuda::ptx::scope_gpu);
+      }
+      x = isa::ld_relaxed(words + (x >> 62));
+    }
   }
   elapsed_ns[0] = ptxw::checked::now_ns() - t0 + (x == 7 ? 1 : 0);
 }
@@ -300,14 +348,51 @@ int main()
   }
   std::printf("\n");
 
+  // 1c. Dequeues alone.
+  const std::vector<job> filled(static_cast<std::size_t>(grid) * pairs_per_leader, job{1});
+  auto takes_us = [&](auto& c, auto kernel) {
+    c.pool.reset();
+    c.pool.seed(filled);
+    const auto p = c.pool.prepare(grid);
+    PTXW_BENCH_CHECK(cudaMemset(missed.get(), 0, sizeof(unsigned)));
+    const double us = t.us([&] { kernel<<<grid, kThreads>>>(p, missed.get()); });
+    if (ptxw_bench::download(missed.get(), 1)[0] != filled.size())
+    {
+      std::fprintf(stderr, "%s: the takes did not get every task\n", c.name);
+      std::exit(1);
+    }
+    return us;
+  };
+  const auto takes = best_in_turn<double>(
+    3, [&] { return takes_us(ring, takes_only<tasks::lockfree_queue<tasks::ticket_ring>>); },
+    [&] { return takes_us(nil, takes_only<tasks::lockfree_queue<tasks::nil_slots>>); },
+    [&] { return takes_us(locked, takes_only<tasks::locked_queue>); });
+  PTXW_BENCH_CHECK(cudaGetLastError());
+  std::printf("dequeues alone: %d leaders take %zu tasks                time   takes/s   / counter (1 leader per "
+              "block)\n",
+              grid, filled.size());
+  const char* fifo_names[] = {ring.name, nil.name, locked.name};
+  for (int i = 0; i < 3; ++i)
+  {
+    const double rate = static_cast<double>(filled.size()) / takes[i] * 1e6;
+    std::printf("%-44s %9.1f us  %9.3g   %6.3f\n", fifo_names[i], takes[i], rate, rate / leader_ops);
+  }
+  std::printf("\n");
+
   // 2. Latency.
   const int n = 20000;
   ptxw_bench::device_array<unsigned> got;
   got.reserve(1);
-  unsigned long long ns[3] = {};
+  unsigned long long ns[3] = {}, part_ns[3] = {};
   PTXW_BENCH_CHECK(cudaMemset(counter.get(), 0, 4 * sizeof(unsigned long long)));
-  dependent_atomics<<<1, 1>>>(counter.get(), n);
+  dependent_steps<step::atomic><<<1, 1>>>(counter.get(), n);
   PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns[0], elapsed_ns, sizeof ns[0]));
+  dependent_steps<step::load><<<1, 1>>>(counter.get(), n);
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[0], elapsed_ns, sizeof ns[0]));
+  dependent_steps<step::fence_sc_load><<<1, 1>>>(counter.get(), n);
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[1], elapsed_ns, sizeof ns[0]));
+  dependent_steps<step::fence_acq_rel_load><<<1, 1>>>(counter.get(), n);
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[2], elapsed_ns, sizeof ns[0]));
   for (int steal = 0; steal < 2; ++steal)
   {
     tasks::pool_host<job, tasks::stealing> deque(1u << 15);
@@ -333,6 +418,11 @@ int main()
   std::printf("%-36s %6.1f   %6.2f\n", "dependent atom.add", dep, 1.0);
   std::printf("%-36s %6.1f   %6.2f\n", "pop (owner, fence.sc)", ns[1] / double(n), ns[1] / double(n) / dep);
   std::printf("%-36s %6.1f   %6.2f\n", "steal (thief, fence.sc + CAS)", ns[2] / double(n), ns[2] / double(n) / dep);
+  const char* parts[] = {"dependent ld.relaxed.gpu", "fence.sc.gpu + dependent load", "fence.acq_rel.gpu + dependent load"};
+  for (int i = 0; i < 3; ++i)
+  {
+    std::printf("%-36s %6.1f   %6.2f\n", parts[i], part_ns[i] / double(n), part_ns[i] / double(n) / dep);
+  }
 
   // 3. Store->load reordering.
   const int sb_pairs = prop.multiProcessorCount, sb_iters = 50000;

@@ -1,8 +1,8 @@
 // Every task-pool method on trees of tasks whose exact set is known (tasks_tree.h): each task runs
 // exactly once, the pool finishes (next() empty only when no task is live), the statistics agree.
 // Then the same under injected faults -- spurious CAS failures, delayed publication, an owner
-// stalled between its bottom store and its fence, every task stolen, tiny queues -- over 1000
-// small launches per method: 0 lost, 0 run twice.
+// stalled between its bottom store and its fence, its bottom store held until the fence, every
+// task stolen, tiny queues -- over 1000 small launches per method: 0 lost, 0 run twice.
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
@@ -73,6 +73,15 @@ protected:
       ASSERT_EQ(s.tasks_run, total) << "launch " << launch;
       ASSERT_EQ(s.live, 0u);
       ASSERT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
+      // R23's report: only where a push was full; each full push asked for more than the capacity.
+      const std::string report = pool.full_report();
+      ASSERT_EQ(report.empty(), s.full == 0) << report;
+      if (s.full != 0)
+      {
+        EXPECT_GT(s.wanted, f.capacity) << report; // where the test forces it; else more than 0
+        EXPECT_EQ(report.rfind("ptxw: R23 no overwrite: " + std::to_string(s.full) + " pushes found their queue full", 0), 0u)
+          << report;
+      }
       if (launch == 0)
       {
         std::printf("  %llu tasks, %llu steals tried, %llu won, %llu failed CAS, %llu kept, %llu full, max "
@@ -100,7 +109,8 @@ TYPED_TEST(TasksTree, ManyRootsAndOneBlock)
   this->run({{0, 0}}, 6, 4096, 2, {}, 1);
 }
 
-// Queues of capacity 2 (the least): most pushes are full, their children kept and run by the pushing block.
+// Queues of capacity 2 (the least): most pushes are full, their children kept and run by the
+// pushing block; R23's report names a capacity that would have held them.
 TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 {
   tasks::faults f{};
@@ -109,18 +119,20 @@ TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 }
 
 // >= 1000 fault-injected launches of small trees: spurious CAS failures (p = 0.3), delayed
-// publication, stalled owners, every task stolen, tiny queues -- 0 lost, 0 run twice.
+// publication, stalled owners, pop's bottom store held until its fence, every task stolen, tiny
+// queues -- 0 lost, 0 run twice.
 TYPED_TEST(TasksTree, FaultInjectedLaunches)
 {
   const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
-  tasks::faults cas{}, delay{}, stall{}, steal{}, tiny{};
+  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, tiny{};
   cas.spurious_cas       = p30;
   delay.publish_delay_ns = 2000;
   stall.owner_stall_ns   = 2000;
+  late.late_store_ns     = 2000;
   steal.steal_only       = 1;
   tiny.capacity          = 2;
   tiny.spurious_cas      = p30;
-  for (const tasks::faults& f : {cas, delay, stall, steal})
+  for (const tasks::faults& f : {cas, delay, stall, late, steal})
   {
     this->run({{0, 0}}, 5, 256, 200, f, 16);
   }
@@ -209,6 +221,27 @@ TEST_F(TasksHost, R24GridOverResidencyIsRefused)
     EXPECT_EQ(std::string(e.what()).rfind("ptxw: R24 resident workers:", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find(std::to_string(resident) + " resident"), std::string::npos) << e.what();
   }
+}
+
+// R23's report, whole: a deque of 2 and a root with 4 children (tasks_tree.h's rule), one block:
+// the first two pushes fit, the next two are full and kept, asking for room for 3 and 4.
+TEST_F(TasksHost, R23FullPushesReportTheCapacityThatWouldHaveHeldThem)
+{
+  ASSERT_EQ(tasks_test::children(0, 0, 1), 4u);
+  tasks::pool_host<node, tasks::stealing> pool(2);
+  DeviceBuffer<unsigned> counts, dropped;
+  PTXW_CUDA_OK(counts.allocate_zeroed(8));
+  PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+  pool.seed(node{0, 0});
+  pool.launch(tasks::blocks{1}, tasks_test::run_tree<tasks::stealing, 32>, 64, 0, 0, counts.get(), dropped.get(), 1u);
+  PTXW_LAUNCH_OK();
+  const tasks::pool_stats s = pool.stats();
+  EXPECT_EQ(s.tasks_run, 5u);
+  EXPECT_EQ(s.full, 2u);
+  EXPECT_EQ(s.wanted, 4u);
+  EXPECT_EQ(pool.full_report(), "ptxw: R23 no overwrite: 2 pushes found their queue full (capacity 2 tasks per block's "
+                                "deque; 2 of their children kept by their block); they asked for room for 4: a "
+                                "capacity of 4 would have held them");
 }
 
 // R23: seeds beyond the capacity are refused at the launch that would place them.

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 PTXW_NAMESPACE_BEGIN
@@ -43,6 +44,24 @@ entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
 #endif
   e.value = v;
   return e;
+}
+
+// What a capacity counts, per method (the unit of pool_host's argument).
+template <class Method>
+constexpr const char* capacity_unit()
+{
+  if constexpr (std::is_same_v<Method, ::ptxw::tasks::stealing>)
+  {
+    return "tasks per block's deque";
+  }
+  else if constexpr (std::is_same_v<Method, ::ptxw::tasks::static_list>)
+  {
+    return "tasks per list";
+  }
+  else
+  {
+    return "tasks in the queue";
+  }
 }
 
 inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
@@ -98,7 +117,8 @@ struct host_memory<T, ::ptxw::tasks::stealing>
   }
 };
 
-// The methods with one queue: `cells` slots, seeded in positions 0..n-1 by `fill(cell, seed, id)`.
+// The methods with one queue: `cells` slots, positions 0..n-1 seeded by `fill(cell, position, seed)`
+// in slot `slot(position)`.
 template <class T, class Method, class Cell>
 struct shared_queue_host
 {
@@ -114,8 +134,13 @@ struct shared_queue_host
       , cells(cap, "allocating a task queue")
   {}
 
-  template <class Fill>
-  void place_with(const std::vector<T>& seeds, cudaStream_t stream, Fill fill)
+  static std::size_t same_slot(std::size_t position)
+  {
+    return position;
+  }
+
+  template <class Fill, class Slot = std::size_t (*)(std::size_t)>
+  void place_with(const std::vector<T>& seeds, cudaStream_t stream, Fill fill, Slot slot = same_slot)
   {
     if (seeds.size() > capacity)
     {
@@ -128,7 +153,7 @@ struct shared_queue_host
     std::vector<Cell> staged(capacity);
     for (std::size_t i = 0; i < capacity; ++i)
     {
-      fill(staged[i], i, i < seeds.size() ? &seeds[i] : nullptr);
+      fill(staged[slot(i)], i, i < seeds.size() ? &seeds[i] : nullptr);
     }
     cuda_check(cudaMemcpyAsync(ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream), "seeding a task queue");
     cuda_check(cudaMemcpyAsync(cells.get(), staged.data(), sizeof(Cell) * capacity, cudaMemcpyHostToDevice, stream),
@@ -151,10 +176,14 @@ struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   using base::base;
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
-    this->place_with(seeds, stream, [](ring_cell<T>& c, std::size_t i, const T* seed) {
-      c.seq = seed ? i + 1 : i;
-      c.e   = seed_entry(seed ? *seed : T{}, i);
-    });
+    const std::uint32_t cap = this->capacity;
+    this->place_with(
+      seeds, stream,
+      [](ring_cell<T>& c, std::size_t i, const T* seed) {
+        c.seq = seed ? i + 1 : i;
+        c.e   = seed_entry(seed ? *seed : T{}, i);
+      },
+      [cap](std::size_t i) { return ring_slot<ring_cell<T>>(i, cap); });
   }
 };
 
@@ -247,6 +276,9 @@ struct pool_stats : counters
   // at each publication); the shared queues and lists, sampled at every 64th push.
   unsigned long long max_occupancy;
   unsigned long long live; // 0 after a launch that finished
+  // Where pushes were full: the largest occupancy one of them asked for (stealing and the NIL
+  // slots: an upper bound, from a top or head read earlier); 0 where none was full.
+  unsigned long long wanted;
 };
 
 template <class T, class Method>
@@ -394,7 +426,29 @@ public:
     static_cast<counters&>(out) = s.sum;
     out.max_occupancy           = s.max_occupancy;
     out.live                    = s.live;
+    out.wanted                  = s.wanted;
     return out;
+  }
+
+  // After a launch: empty where no push found its queue full, else R23's report -- how many did,
+  // and the capacity that would have held what they asked for (a larger pool changes the run:
+  // children kept by their block push later, so this is the least that would have been needed).
+  std::string full_report() const
+  {
+    const pool_stats s = stats();
+    if (s.full == 0)
+    {
+      return {};
+    }
+    std::size_t enough = capacity();
+    while (enough < s.wanted)
+    {
+      enough *= 2;
+    }
+    return std::string(PTXW_RULE(R23)) + std::to_string(s.full) + " pushes found their queue full (capacity "
+         + std::to_string(capacity()) + " " + detail::tasks::capacity_unit<Method>() + "; "
+         + std::to_string(s.kept) + " of their children kept by their block); they asked for room for "
+         + std::to_string(s.wanted) + ": a capacity of " + std::to_string(enough) + " would have held them";
   }
 
   std::size_t seeds() const noexcept

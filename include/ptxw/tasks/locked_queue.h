@@ -59,7 +59,7 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     (void) lock(p);
     queue_ends& q   = *p.mem_.ends;
     const bool room_left = q.tail - q.head < p.mem_.capacity;
-    const unsigned long long at = q.tail;
+    const unsigned long long at = q.tail, held = q.tail - q.head;
     if (room_left)
     {
       entry<T>& e = p.mem_.cells[q.tail & (p.mem_.capacity - 1)];
@@ -69,11 +69,12 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
       ++q.tail;
     }
     unlock(p);
-    if (room_left)
+    if (!room_left)
     {
-      steps::sample_occupancy(p, at);
+      return full_push(p.state_, held + 1);
     }
-    return room_left;
+    steps::sample_occupancy(p, at);
+    return true;
   }
 };
 } // namespace detail::tasks

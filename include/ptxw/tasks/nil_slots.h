@@ -142,7 +142,8 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
       }
       if (relative(state >> 2, now) < 0)
       {
-        return false; // the slot still serves an earlier lap: full
+        // The slot still serves an earlier lap: full (head is a hint that lags: an upper bound).
+        return full_push(p.state_, q + 1 - isa::ld_relaxed(&p.mem_.ends->head));
       }
     }
   }

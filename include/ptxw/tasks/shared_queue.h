@@ -9,17 +9,15 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// The queue's ends and counts, each on its own 64-byte line.
+// The queue's ends and counts, each in a 128-byte line of its own (the L2's line): every block's
+// leader hits them, and atomics on one line are served one at a time.
 struct alignas(128) queue_ends
 {
-  unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
-  unsigned long long padding0[7];
-  unsigned long long tail; // next position to fill (nil_slots: a hint)
-  unsigned long long padding1[7];
-  long long count; // ticket_ring: published tasks no take has reserved yet
-  long long padding2[7];
-  long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
-  ::cuda::std::uint32_t lock; // locked_queue: 1 while held
+  alignas(128) unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
+  alignas(128) unsigned long long tail; // next position to fill (nil_slots: a hint)
+  alignas(128) long long count; // ticket_ring: published tasks no take has reserved yet
+  alignas(128) long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
+  alignas(128) ::cuda::std::uint32_t lock; // locked_queue: 1 while held
 };
 
 template <class Cell>

@@ -127,7 +127,7 @@ struct backend<T, ::ptxw::tasks::static_list>
     const unsigned long long i = atomicAdd(&p.mem_.lists->size[r.out], 1ull);
     if (i >= p.mem_.capacity)
     {
-      return false;
+      return full_push(p.state_, i + 1);
     }
     entry<T>& e = p.mem_.entries[static_cast<unsigned long long>(r.out) * p.mem_.capacity + i];
     e.value     = child;

@@ -8,11 +8,14 @@
 // Two counts guard the tickets, so that a ticket is only drawn when its turn will come: `size`
 // (slots pushes hold) makes a push beyond the capacity full (R23: never an overwrite) and `count`
 // (published tasks not yet reserved) makes a take on an empty queue "none now".
+// Every block's leader draws positions one after the other, so position i lives in slot
+// ring_slot(i): consecutive positions in different 128-byte lines, whose sequence words would
+// otherwise be polled and stored by several leaders at once, one at a time.
 // Memory order, per operation:
 //   push (any thread): atom.add size (>= capacity: undo, full); atom.add tail -> i; ld.acquire seq
 //         until i (the previous lap's take is done reading); write the entry; st.release seq = i + 1
 //         (R25); red.add count.
-//   take (leader):     atom.add count -1 (<= 0: undo, none); atom.add head -> i; ld.acquire seq
+//   take (leader):     ld.relaxed count (<= 0: none, without touching the line); atom.add count -1 (<= 0: undo, none); atom.add head -> i; ld.acquire seq
 //         until i + 1 (pairs with the push's release: the entry is written); read the entry;
 //         st.release seq = i + cap; red.add size -1.
 // A take waits only for a push that has drawn its ticket and is writing (or, for a full ring, a
@@ -20,6 +23,8 @@
 #pragma once
 
 #include <ptxw/tasks/shared_queue.h>
+
+#include <cuda/std/bit>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
@@ -29,6 +34,19 @@ struct ring_cell
   unsigned long long seq;
   entry<T> e;
 };
+
+// Position i's slot in a ring of `capacity` (a power of two) cells of `Cell`: the ring seen as
+// `lines` rows of `per_line` cells, filled column by column.
+template <class Cell>
+__host__ __device__ constexpr ::cuda::std::uint32_t ring_slot(unsigned long long i, ::cuda::std::uint32_t capacity)
+{
+  constexpr ::cuda::std::uint32_t fit = 128 / sizeof(Cell);
+  constexpr ::cuda::std::uint32_t per_line =
+    fit >= 8 ? 8 : fit >= 4 ? 4 : fit >= 2 ? 2 : 1; // a power of two, so that it divides the capacity
+  const ::cuda::std::uint32_t lines = capacity > per_line ? capacity / per_line : 1;
+  const ::cuda::std::uint32_t j     = static_cast<::cuda::std::uint32_t>(i) & (capacity - 1);
+  return (j & (lines - 1)) * per_line + (j >> ::cuda::std::countr_zero(lines));
+}
 
 template <class T>
 struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
@@ -43,7 +61,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
 
   __device__ static cell& at(const pool_t& p, unsigned long long i)
   {
-    return p.mem_.cells[i & (p.mem_.capacity - 1)];
+    return p.mem_.cells[ring_slot<cell>(i, p.mem_.capacity)];
   }
   // Until the slot's sequence is `turn`.
   __device__ static void wait_turn(cell& x, unsigned long long turn)
@@ -62,6 +80,10 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
   {
     queue_ends& q = *p.mem_.ends;
+    if (isa::ld_relaxed(&q.count) <= 0)
+    {
+      return taken::none; // idle leaders poll with loads, not with atomics that others wait behind
+    }
     if (add(&q.count, -1) <= 0)
     {
       add(&q.count, 1); // nothing published to reserve
@@ -82,10 +104,11 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   __device__ static bool push(const pool_t& p, const room&, ::cuda::std::uint32_t, const T& child)
   {
     queue_ends& q = *p.mem_.ends;
-    if (add(&q.size, 1) >= static_cast<long long>(p.mem_.capacity))
+    const long long held = add(&q.size, 1);
+    if (held >= static_cast<long long>(p.mem_.capacity))
     {
       add(&q.size, -1);
-      return false;
+      return full_push(p.state_, static_cast<unsigned long long>(held) + 1);
     }
     const unsigned long long i = atomicAdd(&q.tail, 1ull);
     cell& x                    = at(p, i);

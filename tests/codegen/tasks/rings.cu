@@ -2,6 +2,7 @@
 //   ticket_ring push: the entry's store, then st.release of the slot's sequence -- MEMBAR.ALL.GPU
 //         between the STG of the entry and the STG of the sequence; take: ld.acquire of the
 //         sequence (LDG + CCTL.IVALL) before the entry's load, st.release of the sequence after it;
+//         before any atomic, a plain load of the count (at +0x100: its own line) finds it empty;
 //   nil_slots push: atom.acq_rel.cas NIL -> WRITING, the entry, st.release TASK; take: the CAS
 //         TASK -> READING before the entry's load, st.release NIL of the next lap after it.
 // REQUIRES: target-sm_90a
@@ -82,6 +83,10 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 // SASS-NOT:   {{LDG|ATOMG}}
 // SASS:       STG.E.64.STRONG.GPU
 // SASS-LABEL: Function : ptxw_ring_take
+// SASS:       LDG.E.64.STRONG.GPU R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64+0x100] ;
+// SASS-NOT:   CCTL
+// SASS:       ATOMG.E.ADD.64.STRONG.GPU
+// SASS:       ATOMG.E.ADD.64.STRONG.GPU
 // SASS:       LDG.E.64.STRONG.GPU
 // SASS-NEXT:  CCTL.IVALL ;
 // SASS:       LDG.E R{{[0-9]+}}, desc
