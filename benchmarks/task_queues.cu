@@ -252,7 +252,8 @@ struct contender
     // Seeded as pool_host::launch does it, outside the timing; the resident grid, launched alone.
     const int grid = pool.resident_grid(binary_tree<Method>, kThreads, 0);
     const auto p   = pool.prepare(grid);
-    const double t = timer.us([&] { binary_tree<Method><<<grid, kThreads>>>(p, dropped.get()); });
+    const double t =
+      timer.us([&] { pool.launch(p, tasks::blocks{grid}, binary_tree<Method>, kThreads, 0, 0, dropped.get()); });
     last           = pool.stats();
     const unsigned d = ptxw_bench::download(dropped.get(), 1)[0];
     if (last.tasks_run != kTasks || d != 0)
@@ -279,6 +280,7 @@ int main()
   contender<tasks::lockfree_queue<tasks::nil_slots>> nil("lockfree_queue<nil_slots>", 1u << 18);
   contender<tasks::locked_queue> locked("locked_queue", 1u << 18);
   contender<tasks::static_list> list("static_list", 1u << 18);
+  contender<tasks::static_list_graph> graph("static_list_graph", 1u << 18);
   const int grid = stealing.pool.resident_grid(binary_tree<tasks::stealing>, kThreads, 0);
   ptxw_bench::device_array<unsigned long long> counter, sink;
   counter.reserve(4);
@@ -287,33 +289,33 @@ int main()
   const int leader_iters = 2000, thread_iters = 200;
   const auto best        = best_in_turn<double>(
     3, [&] { return stealing.us(); }, [&] { return ring.us(); }, [&] { return nil.us(); },
-    [&] { return locked.us(); }, [&] { return list.us(); },
+    [&] { return locked.us(); }, [&] { return list.us(); }, [&] { return graph.us(); },
     [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false); }); },
     [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, true); }); },
     [&] {
       return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false, true); });
     });
   PTXW_BENCH_CHECK(cudaGetLastError());
-  const double leader_ops = static_cast<double>(grid) * leader_iters / best[5] * 1e6;
-  const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[6] * 1e6;
-  const double chain_ops  = static_cast<double>(grid) * leader_iters / best[7] * 1e6;
+  const double leader_ops = static_cast<double>(grid) * leader_iters / best[6] * 1e6;
+  const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[7] * 1e6;
+  const double chain_ops  = static_cast<double>(grid) * leader_iters / best[8] * 1e6;
   std::printf("grid %d blocks (resident)                time      tasks/s   / counter (1 leader per block)   "
               "steals won   failed CAS   max occupancy\n",
               grid);
-  const tasks::pool_stats* stats[] = {&stealing.last, &ring.last, &nil.last, &locked.last, &list.last};
-  const char* names[]              = {stealing.name, ring.name, nil.name, locked.name, list.name};
-  for (int i = 0; i < 5; ++i)
+  const tasks::pool_stats* stats[] = {&stealing.last, &ring.last, &nil.last, &locked.last, &list.last, &graph.last};
+  const char* names[]              = {stealing.name, ring.name, nil.name, locked.name, list.name, graph.name};
+  for (int i = 0; i < 6; ++i)
   {
     const double rate = kTasks / best[i] * 1e6;
     std::printf("%-36s %9.1f us  %9.3g   %6.3f   %28llu %12llu %15llu\n", names[i], best[i], rate, rate / leader_ops,
                 stats[i]->steals_won, stats[i]->failed_cas, stats[i]->max_occupancy);
   }
-  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[5],
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[6],
               leader_ops, leader_iters);
-  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n", "atom.add counter, every thread", best[6], thread_ops,
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n", "atom.add counter, every thread", best[7], thread_ops,
               thread_iters);
   std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader, each waiting for the last)\n\n",
-              "atom.add counter, 1 leader, dependent", best[7], chain_ops, leader_iters);
+              "atom.add counter, 1 leader, dependent", best[8], chain_ops, leader_iters);
 
   // 1b. Each queue alone.
   const int pairs_per_leader = 100;

@@ -19,7 +19,8 @@
 //   }
 //
 // Methods (tasks/methods.h): stealing (per-block Chase-Lev deques), lockfree_queue<ticket_ring>,
-// lockfree_queue<nil_slots>, locked_queue, static_list. Rules R20-R25 (ptxw/rules.h,
+// lockfree_queue<nil_slots>, locked_queue, static_list (rounds at a grid barrier), static_list_graph
+// (rounds in a CUDA graph's WHILE node). Rules R20-R25 (ptxw/rules.h,
 // docs/rules.md; the memory order of each operation: docs/task-queues.md):
 //   R20 exactly once: the ticket is move-only and ends in retire; checked mode reports a ticket
 //       that ends otherwise (a lost task) and a task taken twice, with the task's id.
@@ -28,7 +29,8 @@
 //   R22 owner and thief: a block owns one deque (checked: a second join); a thief end only steals.
 //   R23 no overwrite: push returns a [[nodiscard]] push_result; full is never an overwrite.
 //   R24 resident workers: the host launches at most the resident grid; checked mode reports a wait
-//       for work that outlives the sink's bound instead of hanging.
+//       for work that outlives the sink's bound instead of hanging (static_list_graph: nothing
+//       waits, any grid).
 //   R25 published before read: a pushed task is read only after a release that follows its write.
 #pragma once
 

@@ -313,6 +313,11 @@ TEST_P(OctreeBuild, DynamicStaticList)
   dynamic_cases<ptxw::tasks::static_list>(*this, "static list");
 }
 
+TEST_P(OctreeBuild, DynamicStaticListGraph)
+{
+  dynamic_cases<ptxw::tasks::static_list_graph>(*this, "list (graph)");
+}
+
 INSTANTIATE_TEST_SUITE_P(Small, OctreeBuild,
                          ::testing::Values(build_case{shape::uniform, 20000, 16, 0}, build_case{shape::uniform, 5000, 1, 0},
                                            build_case{shape::plummer, 30000, 16, 0},

@@ -9,6 +9,7 @@
 #include "tasks_tree.h"
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -93,7 +94,8 @@ protected:
 };
 
 using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::ticket_ring>,
-                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
+                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list,
+                                 tasks::static_list_graph>;
 TYPED_TEST_SUITE(TasksTree, Methods);
 
 // One root, a tree of 23987 tasks, the resident grid.
@@ -242,6 +244,59 @@ TEST_F(TasksHost, R23FullPushesReportTheCapacityThatWouldHaveHeldThem)
   EXPECT_EQ(pool.full_report(), "ptxw: R23 no overwrite: 2 pushes found their queue full (capacity 2 tasks per block's "
                                 "deque; 2 of their children kept by their block); they asked for room for 4: a "
                                 "capacity of 4 would have held them");
+}
+
+// static_list_graph: the rounds' graph on a non-default stream, on a grid over the resident count
+// (nothing waits: R24 does not apply); then reset, seeded anew and relaunched with another output
+// (the cached graph's parameters are set again), and on another grid (a graph of that shape).
+TEST_F(TasksHost, GraphRoundsOnAStreamResetAndRelaunched)
+{
+  using method = tasks::static_list_graph;
+  cudaStream_t stream;
+  PTXW_CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  auto kernel = tasks_test::run_tree<method, tasks::default_keep>;
+  tasks::pool_host<node, method> pool(1024);
+  const int over = pool.resident_grid(kernel, 64, 0) + 7;
+  const std::vector<node> first{{0, 0}}, second(3, node{1, 1});
+  const std::vector<unsigned> expect_first = tasks_test::expected_counts(first, 6),
+                              expect_second = tasks_test::expected_counts(second, 6);
+  DeviceBuffer<unsigned> a, b, dropped;
+  PTXW_CUDA_OK(a.allocate_zeroed(expect_first.size()));
+  PTXW_CUDA_OK(b.allocate_zeroed(expect_second.size()));
+  PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+  PTXW_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<unsigned> got;
+  auto run_tasks = [](const std::vector<unsigned>& e) { return std::accumulate(e.begin(), e.end(), 0ull); };
+
+  pool.seed(first);
+  pool.launch(tasks::blocks{over}, kernel, 64, 0, stream, a.get(), dropped.get(), 6u);
+  PTXW_CUDA_OK(cudaStreamSynchronize(stream));
+  PTXW_CUDA_OK(a.download(got));
+  EXPECT_EQ(got, expect_first);
+  EXPECT_EQ(pool.stats().tasks_run, run_tasks(expect_first));
+  EXPECT_EQ(pool.stats().live, 0u);
+
+  pool.reset();
+  pool.seed(second);
+  pool.launch(tasks::blocks{over}, kernel, 64, 0, stream, b.get(), dropped.get(), 6u);
+  PTXW_CUDA_OK(cudaStreamSynchronize(stream));
+  PTXW_CUDA_OK(b.download(got));
+  EXPECT_EQ(got, expect_second) << "the relaunch ran the new seeds into the new output";
+  PTXW_CUDA_OK(a.download(got));
+  EXPECT_EQ(got, expect_first) << "the relaunch wrote into the first launch's output";
+  EXPECT_EQ(pool.stats().tasks_run, run_tasks(expect_second));
+
+  pool.launch(tasks::blocks{2}, kernel, 64, 0, stream, b.get(), dropped.get(), 6u);
+  PTXW_CUDA_OK(cudaStreamSynchronize(stream));
+  PTXW_CUDA_OK(b.download(got));
+  for (std::size_t id = 0; id < got.size(); ++id)
+  {
+    ASSERT_EQ(got[id], 2 * expect_second[id]) << "id " << id;
+  }
+  std::vector<unsigned> drops;
+  PTXW_CUDA_OK(dropped.download(drops));
+  EXPECT_EQ(drops[0], 0u);
+  PTXW_CUDA_OK(cudaStreamDestroy(stream));
 }
 
 // R23: seeds beyond the capacity are refused at the launch that would place them.

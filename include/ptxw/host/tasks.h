@@ -12,19 +12,25 @@
 // from the seeds (live = their number) and zeroed counters. The grid is every block resident at
 // once, or fewer: workers wait for each other's tasks, so a block that is not resident could make
 // the others wait forever -- a grid over residency is refused (R24), and the launch is
-// cooperative, which the driver refuses over residency too. Errors are
+// cooperative, which the driver refuses over residency too. static_list_graph instead runs one
+// launch a round in a CUDA graph (a conditional WHILE node: the kernel, then the advance kernel;
+// ptxw/host/round_graph.h), built once per kernel and shape; nothing waits, so its grid may be
+// any size, and the graph is launched into `stream` like a kernel. Errors are
 // std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23.
 #pragma once
 
 #include <ptxw/host/checked.h>
 #include <ptxw/host/device_array.h>
+#include <ptxw/host/round_graph.h>
 #include <ptxw/tasks.h>
 
 #include <cuda/std/span>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -54,7 +60,8 @@ constexpr const char* capacity_unit()
   {
     return "tasks per block's deque";
   }
-  else if constexpr (std::is_same_v<Method, ::ptxw::tasks::static_list>)
+  else if constexpr (std::is_same_v<Method, ::ptxw::tasks::static_list>
+                     || std::is_same_v<Method, ::ptxw::tasks::static_list_graph>)
   {
     return "tasks per list";
   }
@@ -215,16 +222,16 @@ struct host_memory<T, ::ptxw::tasks::locked_queue>
   }
 };
 
-// The seeds are round 0's `in` list (list 0).
-template <class T>
-struct host_memory<T, ::ptxw::tasks::static_list>
+// The seeds are round 0's `in` list (list 0); both forms of the static list.
+template <class T, class Method>
+struct static_list_host
 {
-  using memory = typename backend<T, ::ptxw::tasks::static_list>::memory;
+  using memory = typename backend<T, Method>::memory;
   std::uint32_t queues, capacity;
   device_array<static_list_state> lists;
   device_array<entry<T>> entries;
 
-  host_memory(std::uint32_t grid, std::uint32_t cap)
+  static_list_host(std::uint32_t grid, std::uint32_t cap)
       : queues(grid)
       , capacity(cap)
       , lists(1, "allocating a static task list")
@@ -260,6 +267,17 @@ struct host_memory<T, ::ptxw::tasks::static_list>
     return {lists.get(), entries.get(), capacity};
   }
 };
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::static_list> : static_list_host<T, ::ptxw::tasks::static_list>
+{
+  using static_list_host<T, ::ptxw::tasks::static_list>::static_list_host;
+};
+template <class T>
+struct host_memory<T, ::ptxw::tasks::static_list_graph> : static_list_host<T, ::ptxw::tasks::static_list_graph>
+{
+  using static_list_host<T, ::ptxw::tasks::static_list_graph>::static_list_host;
+};
 } // namespace detail::tasks
 
 namespace tasks {
@@ -292,6 +310,10 @@ class pool_host
   const checked::sink* sink_ = nullptr;
   detail::device_array<pool_state> state_;
   std::optional<detail::tasks::host_memory<T, Method>> memory_;
+  static constexpr bool rounds_in_graph = detail::is_same_v<Method, static_list_graph>;
+  struct no_graph
+  {};
+  std::conditional_t<rounds_in_graph, detail::round_graph, no_graph> graph_;
 
   // Rounded up to a power of two, at least 2: a queue's slot is a position's low bits.
   std::uint32_t capacity() const
@@ -380,8 +402,8 @@ public:
     return pool<T, Method>(typename pool<T, Method>::from_host{}, state_.get(), memory_->view(), faults_, sink_);
   }
 
-  // The kernel on the resident grid (every block resident at once), cooperatively; the pool is its
-  // first argument, `args` the rest.
+  // The kernel on the resident grid (every block resident at once), cooperatively -- or, for
+  // static_list_graph, as its rounds' graph; the pool is its first argument, `args` the rest.
   template <class... Params, class... Args>
   void launch(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem, cudaStream_t stream,
               Args&&... args)
@@ -390,12 +412,13 @@ public:
            static_cast<Args&&>(args)...);
   }
 
-  // The same on a grid of `grid.count` blocks, at most the resident count (R24).
+  // The same on a grid of `grid.count` blocks: at most the resident count (R24), except for
+  // static_list_graph, whose blocks never wait for each other (any grid of at least one block).
   template <class... Params, class... Args>
   void launch(blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem,
               cudaStream_t stream, Args&&... args)
   {
-    const int resident = resident_grid(kernel, threads, dynamic_smem);
+    const int resident = rounds_in_graph && grid.count >= 1 ? grid.count : resident_grid(kernel, threads, dynamic_smem);
     if (grid.count < 1 || grid.count > resident)
     {
       throw std::runtime_error(std::string(PTXW_RULE(R24)) + "a task pool's workers wait for each other's tasks, so "
@@ -403,18 +426,43 @@ public:
                                + " blocks asked, " + std::to_string(resident) + " resident (" + std::to_string(threads)
                                + " threads, " + std::to_string(dynamic_smem) + " bytes of dynamic shared memory)");
     }
-    const pool<T, Method> p = prepare(grid.count, stream);
-    cudaLaunchAttribute cooperative{};
-    cooperative.id              = cudaLaunchAttributeCooperative;
-    cooperative.val.cooperative = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim          = dim3(static_cast<unsigned>(grid.count));
-    config.blockDim         = dim3(static_cast<unsigned>(threads));
-    config.dynamicSmemBytes = dynamic_smem;
-    config.stream           = stream;
-    config.attrs            = &cooperative;
-    config.numAttrs         = 1;
-    detail::cuda_check(cudaLaunchKernelEx(&config, kernel, p, static_cast<Args&&>(args)...), "launching a task pool");
+    launch(prepare(grid.count, stream), grid, kernel, threads, dynamic_smem, stream, static_cast<Args&&>(args)...);
+  }
+
+  // The launch alone, of the pool prepare() returned for `grid` (benchmarks time this part):
+  // cooperative, or static_list_graph's graph. Not checked against residency, as prepare().
+  template <class... Params, class... Args>
+  void launch(const pool<T, Method>& prepared, blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads,
+              std::size_t dynamic_smem, cudaStream_t stream, Args&&... args)
+  {
+    if constexpr (rounds_in_graph)
+    {
+      std::tuple<pool<T, Method>, Params...> values(prepared, static_cast<Args&&>(args)...);
+      auto params = std::apply([](auto&... v) { return std::array<void*, sizeof...(Params) + 1>{&v...}; }, values);
+      cudaKernelNodeParams work{};
+      work.func           = reinterpret_cast<void*>(kernel);
+      work.gridDim        = dim3(static_cast<unsigned>(grid.count));
+      work.blockDim       = dim3(static_cast<unsigned>(threads));
+      work.sharedMemBytes = static_cast<unsigned>(dynamic_smem);
+      work.kernelParams   = params.data();
+      graph_.launch(work, reinterpret_cast<const void*>(detail::tasks::static_list_advance<T>), &std::get<0>(values),
+                    stream);
+    }
+    else
+    {
+      cudaLaunchAttribute cooperative{};
+      cooperative.id              = cudaLaunchAttributeCooperative;
+      cooperative.val.cooperative = 1;
+      cudaLaunchConfig_t config{};
+      config.gridDim          = dim3(static_cast<unsigned>(grid.count));
+      config.blockDim         = dim3(static_cast<unsigned>(threads));
+      config.dynamicSmemBytes = dynamic_smem;
+      config.stream           = stream;
+      config.attrs            = &cooperative;
+      config.numAttrs         = 1;
+      detail::cuda_check(cudaLaunchKernelEx(&config, kernel, prepared, static_cast<Args&&>(args)...),
+                         "launching a task pool");
+    }
   }
 
   // After a launch (synchronises the device).

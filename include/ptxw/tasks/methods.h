@@ -30,5 +30,11 @@ struct locked_queue
 // which a grid barrier swaps (tasks/static_list.h). Capacity: tasks per list (one round's).
 struct static_list
 {};
+
+// The same rounds, one launch each, in a CUDA graph: a conditional WHILE node runs the kernel and
+// a one-thread advance kernel that swaps the lists, until a round is empty (tasks/static_list.h).
+// No grid barrier, so the grid may be any size. Capacity: tasks per list (one round's).
+struct static_list_graph
+{};
 } // namespace tasks
 PTXW_NAMESPACE_END

@@ -93,7 +93,7 @@ enum class taken : unsigned
 {
   got, // a task
   none, // none now; more may come while tasks are live
-  finished // none will come (static_list: an empty round)
+  finished // none will come (static_list: an empty round; static_list_graph: this round's list is exhausted)
 };
 
 // A leader's pseudo-random numbers (victims, injected faults): xorshift32, never 0.
@@ -118,7 +118,9 @@ struct backend;
 template <class Pool>
 struct shared_queue_steps; // tasks/shared_queue.h
 template <class Pool>
-struct static_list_barrier; // tasks/static_list.h
+struct static_list_rounds; // tasks/static_list.h
+template <class T, class Method>
+struct static_list_backend;
 } // namespace detail::tasks
 
 namespace tasks {
@@ -159,7 +161,8 @@ class pool
   friend class forked;
   friend struct detail::tasks::backend<T, Method>;
   friend struct detail::tasks::shared_queue_steps<pool>;
-  friend struct detail::tasks::static_list_barrier<pool>;
+  friend struct detail::tasks::static_list_rounds<pool>;
+  friend struct detail::tasks::static_list_backend<T, Method>;
 
 public:
   template <class Deferred = void>

@@ -1,13 +1,22 @@
-// ptxw/tasks/static_list.h: static_list -- the seed's static task list, in one co-resident
-// launch: a round's tasks are an `in` list, read-only, handed out by one cursor (as the work queue
-// does); their children are appended to an `out` list (atom.add on its size). When `in` is
-// exhausted, every block meets at a grid barrier; the last to arrive swaps the lists (the next
-// round's `out` is emptied) and releases the others. A round of no tasks ends the pool (R21: every
-// task of the last round has retired by then, so none can appear).
-// Memory order: pushes write their entry and count it with relaxed atomics; the barrier's arrival
-// (atom.acq_rel.add, after the block's barrier that follows its pushes) and its release
-// (st.release of the generation, ld.acquire by the waiters) publish them (R25). The barrier needs
-// every block resident: pool_host launches cooperatively (R24); checked mode bounds the wait.
+// ptxw/tasks/static_list.h: the seed's static task list, in two forms that share everything but
+// the end of a round. A round's tasks are an `in` list, read-only, handed out by one cursor (as
+// the work queue does); their children are appended to an `out` list (atom.add on its size). When
+// `in` is exhausted, the round ends: its `in` list, emptied, becomes the next round's `out`. A
+// round of no tasks ends the pool (R21: every task of the last round has retired by then, so none
+// can appear).
+//   static_list        one co-resident launch; a round ends at a grid barrier, whose last arrival
+//                      ends it for all. Memory order: pushes write their entry and count it with
+//                      relaxed atomics; the barrier's arrival (atom.acq_rel.add, after the block's
+//                      barrier that follows its pushes) and its release (st.release of the
+//                      generation, ld.acquire by the waiters) publish them (R25). The barrier needs
+//                      every block resident: pool_host launches cooperatively (R24); checked mode
+//                      bounds the wait.
+//   static_list_graph  one launch a round, in a CUDA graph's conditional WHILE node: a block's
+//                      next() is empty once the round's `in` list is exhausted (its kept children
+//                      run first), so the kernel returns; the one-thread advance kernel after it
+//                      ends the round and sets the loop's condition. Nothing waits, so any grid
+//                      size is right (R24 does not apply). Memory order: the kernel boundary
+//                      orders every push of a round before the advance and the next round (R25).
 #pragma once
 
 #include <ptxw/tasks/checks.h>
@@ -19,7 +28,7 @@ struct alignas(128) static_list_state
 {
   unsigned long long size[2]; // tasks appended to each list (may pass the capacity: pushes beyond are full)
   unsigned long long cursor[2]; // tasks handed out of each list
-  ::cuda::std::uint32_t arrived; // blocks at the barrier
+  ::cuda::std::uint32_t arrived; // blocks at the barrier (static_list)
   ::cuda::std::uint32_t generation; // rounds completed
 };
 
@@ -31,25 +40,37 @@ struct static_list_memory
   ::cuda::std::uint32_t capacity;
 };
 
+// The end of a round, by one thread once every task of the round has retired: the barrier's last
+// arrival (static_list) or the advance kernel (static_list_graph).
 template <class Pool>
-struct static_list_barrier
+struct static_list_rounds
 {
-  // Every block's leader once its `in` list is exhausted; false where the wait outlived checked
-  // mode's bound (R24). The last arrival empties the list that becomes the next round's `out`.
+  // Ends round `round`: its `in` list, emptied, is the next round's `out`. True where the next
+  // round has tasks; false: the pool is finished.
+  __device__ static bool end(const Pool& p, ::cuda::std::uint32_t round)
+  {
+    static_list_state& s               = *p.mem_.lists;
+    const ::cuda::std::uint32_t in     = round & 1u;
+    s.size[in]                         = 0;
+    s.cursor[in]                       = 0;
+    const bool more                    = s.size[in ^ 1u] != 0;
+    if (!more)
+    {
+      p.state_->live = 0;
+    }
+    return more;
+  }
+
+  // static_list: every block's leader once its `in` list is exhausted; false where the wait
+  // outlived checked mode's bound (R24). The last arrival ends the round for all.
   __device__ static bool arrive(const Pool& p, ::cuda::std::uint32_t round)
   {
-    static_list_state& s                 = *p.mem_.lists;
-    const ::cuda::std::uint32_t blocks   = gridDim.x * gridDim.y * gridDim.z;
+    static_list_state& s               = *p.mem_.lists;
+    const ::cuda::std::uint32_t blocks = gridDim.x * gridDim.y * gridDim.z;
     if (isa::add_acq_rel(&s.arrived, 1u) == blocks - 1)
     {
-      const ::cuda::std::uint32_t next_out = round & 1u; // this round's `in`
-      s.size[next_out]                     = 0;
-      s.cursor[next_out]                   = 0;
-      s.arrived                            = 0;
-      if (s.size[next_out ^ 1u] == 0) // an empty round next: the pool is finished
-      {
-        p.state_->live = 0;
-      }
+      s.arrived = 0;
+      (void) end(p, round);
       isa::st_release(&s.generation, round + 1);
       return true;
     }
@@ -64,12 +85,23 @@ struct static_list_barrier
     }
     return true;
   }
+
+  // static_list_graph: the advance kernel's one thread, after a round's launch has returned.
+  __device__ static void advance(const Pool& p, cudaGraphConditionalHandle loop)
+  {
+    static_list_state& s               = *p.mem_.lists;
+    const ::cuda::std::uint32_t round  = s.generation;
+    const bool more                    = end(p, round);
+    s.generation                       = round + 1;
+    cudaGraphSetConditional(loop, more ? 1u : 0u);
+  }
 };
 
-template <class T>
-struct backend<T, ::ptxw::tasks::static_list>
+// Both forms' protocol; Method picks how a block meets the end of a round.
+template <class T, class Method>
+struct static_list_backend
 {
-  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::static_list>;
+  using pool_t = ::ptxw::tasks::pool<T, Method>;
   using memory = static_list_memory<T>;
   struct local
   {
@@ -82,11 +114,19 @@ struct backend<T, ::ptxw::tasks::static_list>
   };
   static constexpr bool counts_at_fork = false;
   static constexpr bool counts_live    = false; // a round of no tasks is the end
+  static constexpr bool one_round      = is_same_v<Method, ::ptxw::tasks::static_list_graph>;
+
+  // The round's size, read after its start is ordered (launch, or the barrier's acquire).
+  __device__ static void begin(const pool_t& p, local& l)
+  {
+    const unsigned long long n = isa::ld_relaxed(&p.mem_.lists->size[l.round & 1u]);
+    l.size                     = n < p.mem_.capacity ? n : p.mem_.capacity;
+  }
 
   __device__ static void open(const pool_t& p, local& l)
   {
-    l.round = 0;
-    l.size  = isa::ld_relaxed(&p.mem_.lists->size[0]);
+    l.round = one_round ? p.mem_.lists->generation : 0u; // static_list: no block ends round 0 before all open
+    begin(p, l);
   }
 
   __device__ static taken take(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters&)
@@ -102,13 +142,12 @@ struct backend<T, ::ptxw::tasks::static_list>
         mark_taken(e, p.sink_);
         return taken::got;
       }
-      if (!static_list_barrier<pool_t>::arrive(p, l.round))
+      if (one_round || !static_list_rounds<pool_t>::arrive(p, l.round))
       {
         return taken::finished;
       }
       ++l.round;
-      const unsigned long long n = isa::ld_relaxed(&p.mem_.lists->size[l.round & 1u]);
-      l.size                     = n < p.mem_.capacity ? n : p.mem_.capacity;
+      begin(p, l);
       if (l.size == 0)
       {
         return taken::finished;
@@ -142,5 +181,20 @@ struct backend<T, ::ptxw::tasks::static_list>
   __device__ static void publish(const pool_t&, local&, ::cuda::std::uint32_t) {}
   __device__ static void close(const pool_t&, const local&) {}
 };
+
+template <class T>
+struct backend<T, ::ptxw::tasks::static_list> : static_list_backend<T, ::ptxw::tasks::static_list>
+{};
+template <class T>
+struct backend<T, ::ptxw::tasks::static_list_graph> : static_list_backend<T, ::ptxw::tasks::static_list_graph>
+{};
+
+// static_list_graph's advance kernel, <<<1, 1>>> after each round in pool_host's graph.
+template <class T>
+__global__ void static_list_advance(::ptxw::tasks::pool<T, ::ptxw::tasks::static_list_graph> p,
+                                    cudaGraphConditionalHandle loop)
+{
+  static_list_rounds<::ptxw::tasks::pool<T, ::ptxw::tasks::static_list_graph>>::advance(p, loop);
+}
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

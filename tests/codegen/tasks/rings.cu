@@ -65,7 +65,6 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 // PTX:       st.release.gpu.global.b64
 // PTX-LABEL: .entry ptxw_nil_push(
 // PTX:       atom.acq_rel.gpu.global.cas.b32
-// PTX-NOT:   {{ld\.|atom}}
 // PTX:       st.global.u32
 // PTX-NOT:   {{ld\.|atom}}
 // PTX:       st.release.gpu.global.b32

@@ -1,0 +1,105 @@
+// ptxw/host/round_graph.h: rounds of a kernel without a host round trip -- a CUDA graph whose
+// conditional WHILE node runs a body of two kernel nodes: the worker kernel, then a one-thread
+// advance kernel that sets the loop's condition from the device (cudaGraphSetConditional). The
+// graph is built and instantiated for a kernel and its launch shape, and kept; a launch of the
+// same shape sets both nodes' parameters in the instantiated graph and launches it (pool_host's
+// static_list_graph, ptxw/host/tasks.h).
+#pragma once
+
+#include <ptxw/host/device_array.h>
+
+#include <cuda_runtime.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail {
+class round_graph
+{
+  cudaGraph_t graph_     = nullptr;
+  cudaGraphExec_t exec_  = nullptr;
+  cudaGraphNode_t work_  = nullptr, advance_ = nullptr;
+  cudaGraphConditionalHandle loop_{};
+  cudaKernelNodeParams shape_{}; // the worker node's kernel and shape as instantiated
+
+  void drop() noexcept
+  {
+    if (exec_ != nullptr)
+    {
+      (void) cudaGraphExecDestroy(exec_);
+    }
+    if (graph_ != nullptr)
+    {
+      (void) cudaGraphDestroy(graph_);
+    }
+    exec_  = nullptr;
+    graph_ = nullptr;
+  }
+
+  bool same_shape(const cudaKernelNodeParams& w) const
+  {
+    return exec_ != nullptr && w.func == shape_.func && w.gridDim.x == shape_.gridDim.x
+        && w.blockDim.x == shape_.blockDim.x && w.sharedMemBytes == shape_.sharedMemBytes;
+  }
+
+  // The loop's handle is created first: the advance node's parameters point at loop_.
+  void build(const cudaKernelNodeParams& work, const cudaKernelNodeParams& advance)
+  {
+    drop();
+    cuda_check(cudaGraphCreate(&graph_, 0), "building a task pool's round graph");
+    // Default 1: each launch runs the body at least once (round 0, the seeds).
+    cuda_check(cudaGraphConditionalHandleCreate(&loop_, graph_, 1, cudaGraphCondAssignDefault),
+               "building a task pool's round graph (conditional handle)");
+    cudaGraphNodeParams loop{};
+    loop.type               = cudaGraphNodeTypeConditional;
+    loop.conditional.handle = loop_;
+    loop.conditional.type   = cudaGraphCondTypeWhile;
+    loop.conditional.size   = 1;
+    cudaGraphNode_t node    = nullptr;
+#if CUDART_VERSION >= 13000
+    cuda_check(cudaGraphAddNode(&node, graph_, nullptr, nullptr, 0, &loop),
+               "building a task pool's round graph (WHILE node)");
+#else
+    cuda_check(cudaGraphAddNode(&node, graph_, nullptr, 0, &loop), "building a task pool's round graph (WHILE node)");
+#endif
+    const cudaGraph_t body = loop.conditional.phGraph_out[0];
+    cuda_check(cudaGraphAddKernelNode(&work_, body, nullptr, 0, &work),
+               "building a task pool's round graph (worker kernel)");
+    cuda_check(cudaGraphAddKernelNode(&advance_, body, &work_, 1, &advance),
+               "building a task pool's round graph (advance kernel)");
+    cuda_check(cudaGraphInstantiate(&exec_, graph_, 0), "instantiating a task pool's round graph");
+    shape_ = work;
+  }
+
+public:
+  round_graph() = default;
+  round_graph(const round_graph&)            = delete;
+  round_graph& operator=(const round_graph&) = delete;
+  ~round_graph()
+  {
+    drop();
+  }
+
+  // Runs `work` (its kernelParams: the pool first) and `advance(pool, loop)` until advance sets the
+  // loop's condition to 0. `pool` points at the advance kernel's first parameter.
+  void launch(const cudaKernelNodeParams& work, const void* advance, void* pool, cudaStream_t stream)
+  {
+    void* advance_args[] = {pool, &loop_};
+    cudaKernelNodeParams next{};
+    next.func         = const_cast<void*>(advance);
+    next.gridDim      = dim3(1);
+    next.blockDim     = dim3(1);
+    next.kernelParams = advance_args;
+    if (!same_shape(work))
+    {
+      build(work, next);
+    }
+    else if (cudaGraphExecKernelNodeSetParams(exec_, work_, &work) != cudaSuccess
+             || cudaGraphExecKernelNodeSetParams(exec_, advance_, &next) != cudaSuccess)
+    {
+      (void) cudaGetLastError(); // a driver that does not update a node in a WHILE body: build anew
+      build(work, next);
+    }
+    cuda_check(cudaGraphLaunch(exec_, stream), "launching a task pool's round graph");
+  }
+};
+} // namespace detail
+PTXW_NAMESPACE_END
