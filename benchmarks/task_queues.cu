@@ -60,12 +60,13 @@ __global__ void binary_tree(tasks::pool<job, Method> p, unsigned* dropped)
   }
 }
 
-// `iters` fetch-and-adds on one counter by thread 0 of every block, or by every thread; where
-// `dependent`, each waits for the one before (its value feeds the next), as a queue's steps do.
-__global__ void contended_add(unsigned long long* counter, unsigned long long* sink, int iters, bool every_thread,
+// `iters` fetch-and-adds on one counter by `clients` threads of every block (1: thread 0, one a
+// warp, every thread); where `dependent`, each waits for the one before (its value feeds the next),
+// as a queue's steps do.
+__global__ void contended_add(unsigned long long* counter, unsigned long long* sink, int iters, unsigned clients,
                               bool dependent = false)
 {
-  if (!every_thread && threadIdx.x != 0)
+  if (threadIdx.x % (blockDim.x / clients) != 0)
   {
     return;
   }
@@ -110,12 +111,13 @@ __global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* mis
   atomicAdd(missed, misses);
 }
 
-// Every block's leader takes until the queue the host filled is empty; `got` counts the takes.
+// `clients` threads of every block (1: thread 0; one a warp) take until the queue the host filled
+// is empty; `got` counts the takes.
 template <class Method>
-__global__ void takes_only(tasks::pool<job, Method> p, unsigned* got)
+__global__ void takes_only(tasks::pool<job, Method> p, unsigned* got, unsigned clients)
 {
   using backend = ptxw::detail::tasks::backend<job, Method>;
-  if (threadIdx.x != 0)
+  if (threadIdx.x % (blockDim.x / clients) != 0)
   {
     return;
   }
@@ -290,11 +292,11 @@ int main()
   const auto best        = best_in_turn<double>(
     3, [&] { return stealing.us(); }, [&] { return ring.us(); }, [&] { return nil.us(); },
     [&] { return locked.us(); }, [&] { return list.us(); }, [&] { return graph.us(); },
-    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false); }); },
-    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, true); }); },
+    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, 1); }); },
     [&] {
-      return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, false, true); });
-    });
+      return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), thread_iters, kThreads); });
+    },
+    [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, 1, true); }); });
   PTXW_BENCH_CHECK(cudaGetLastError());
   const double leader_ops = static_cast<double>(grid) * leader_iters / best[6] * 1e6;
   const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[7] * 1e6;
@@ -350,14 +352,16 @@ int main()
   }
   std::printf("\n");
 
-  // 1c. Dequeues alone.
+  // 1c. Dequeues alone, by one client a block (the pool's leaders) and one a warp; the counter
+  // again, by one thread a warp.
   const std::vector<job> filled(static_cast<std::size_t>(grid) * pairs_per_leader, job{1});
-  auto takes_us = [&](auto& c, auto kernel) {
+  constexpr unsigned warps = kThreads / 32;
+  auto takes_us = [&](auto& c, auto kernel, unsigned clients = 1) {
     c.pool.reset();
     c.pool.seed(filled);
     const auto p = c.pool.prepare(grid);
     PTXW_BENCH_CHECK(cudaMemset(missed.get(), 0, sizeof(unsigned)));
-    const double us = t.us([&] { kernel<<<grid, kThreads>>>(p, missed.get()); });
+    const double us = t.us([&] { kernel<<<grid, kThreads>>>(p, missed.get(), clients); });
     if (ptxw_bench::download(missed.get(), 1)[0] != filled.size())
     {
       std::fprintf(stderr, "%s: the takes did not get every task\n", c.name);
@@ -368,17 +372,24 @@ int main()
   const auto takes = best_in_turn<double>(
     3, [&] { return takes_us(ring, takes_only<tasks::lockfree_queue<tasks::ticket_ring>>); },
     [&] { return takes_us(nil, takes_only<tasks::lockfree_queue<tasks::nil_slots>>); },
-    [&] { return takes_us(locked, takes_only<tasks::locked_queue>); });
+    [&] { return takes_us(locked, takes_only<tasks::locked_queue>); },
+    [&] { return takes_us(ring, takes_only<tasks::lockfree_queue<tasks::ticket_ring>>, warps); },
+    [&] {
+      return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters / 4, warps, true); });
+    });
   PTXW_BENCH_CHECK(cudaGetLastError());
-  std::printf("dequeues alone: %d leaders take %zu tasks                time   takes/s   / counter (1 leader per "
-              "block)\n",
-              grid, filled.size());
-  const char* fifo_names[] = {ring.name, nil.name, locked.name};
-  for (int i = 0; i < 3; ++i)
+  const double warp_ops = static_cast<double>(grid) * warps * (leader_iters / 4) / takes[4] * 1e6;
+  std::printf("dequeues alone: %zu tasks taken                          time   takes/s   / counter (same clients)\n",
+              filled.size());
+  const char* fifo_names[] = {"ticket_ring, 1 client a block", "nil_slots, 1 client a block",
+                              "locked_queue, 1 client a block", "ticket_ring, 1 client a warp"};
+  for (int i = 0; i < 4; ++i)
   {
     const double rate = static_cast<double>(filled.size()) / takes[i] * 1e6;
-    std::printf("%-44s %9.1f us  %9.3g   %6.3f\n", fifo_names[i], takes[i], rate, rate / leader_ops);
+    std::printf("%-44s %9.1f us  %9.3g   %6.3f\n", fifo_names[i], takes[i], rate, rate / (i < 3 ? leader_ops : warp_ops));
   }
+  std::printf("%-44s %9.1f us  %9.3g ops/s (%d per client, each waiting for the last)\n",
+              "atom.add counter, 1 client a warp", takes[4], warp_ops, leader_iters / 4);
   std::printf("\n");
 
   // 2. Latency.

@@ -9,15 +9,17 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// The queue's ends and counts, each in a 128-byte line of its own (the L2's line): every block's
-// leader hits them, and atomics on one line are served one at a time.
-struct alignas(128) queue_ends
+// The queue's ends and counts, 1 KiB apart: every block's leader hits them, and on the H100
+// atomics on words in one L2 slice are served one at a time; 128 bytes apart (a line each) the
+// ticket ring's dequeues ran at 0.36 of the contended counter, 1 KiB or 64 KiB apart at 0.49
+// (benchmarks/task_queues.cu).
+struct alignas(1024) queue_ends
 {
-  alignas(128) unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
-  alignas(128) unsigned long long tail; // next position to fill (nil_slots: a hint)
-  alignas(128) long long count; // ticket_ring: published tasks no take has reserved yet
-  alignas(128) long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
-  alignas(128) ::cuda::std::uint32_t lock; // locked_queue: 1 while held
+  alignas(1024) unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)
+  alignas(1024) unsigned long long tail; // next position to fill (nil_slots: a hint)
+  alignas(1024) long long count; // ticket_ring: published tasks no take has reserved yet
+  alignas(1024) long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
+  alignas(1024) ::cuda::std::uint32_t lock; // locked_queue: 1 while held
 };
 
 template <class Cell>
@@ -34,6 +36,7 @@ struct shared_queue_steps
   struct local
   {
     ::cuda::std::uint32_t rng;
+    bool polling; // the last take found nothing: look with loads before an atomic (ticket_ring)
   };
   struct room
   {};
@@ -42,7 +45,8 @@ struct shared_queue_steps
 
   __device__ static void open(const Pool& p, local& l)
   {
-    l.rng = (p.faults_.seed ^ ((blockIdx.x + 1) * 0x9E37'79B9u)) | 1u;
+    l.rng     = (p.faults_.seed ^ ((blockIdx.x + 1) * 0x9E37'79B9u)) | 1u;
+    l.polling = false;
   }
   __device__ static room reserve(const Pool&, const local&)
   {

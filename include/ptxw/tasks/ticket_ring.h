@@ -15,7 +15,7 @@
 //   push (any thread): atom.add size (>= capacity: undo, full); atom.add tail -> i; ld.acquire seq
 //         until i (the previous lap's take is done reading); write the entry; st.release seq = i + 1
 //         (R25); red.add count.
-//   take (leader):     ld.relaxed count (<= 0: none, without touching the line); atom.add count -1 (<= 0: undo, none); atom.add head -> i; ld.acquire seq
+//   take (leader):     (after a take that found none: ld.relaxed count, <= 0: none) atom.add count -1 (<= 0: undo, none); atom.add head -> i; ld.acquire seq
 //         until i + 1 (pairs with the push's release: the entry is written); read the entry;
 //         st.release seq = i + cap; red.add size -1.
 // A take waits only for a push that has drawn its ticket and is writing (or, for a full ring, a
@@ -77,19 +77,23 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
       atomicAdd(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(v)));
   }
 
-  __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
+  __device__ static taken take(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters& c)
   {
     queue_ends& q = *p.mem_.ends;
-    if (isa::ld_relaxed(&q.count) <= 0)
+    // An idle leader polls with loads, not with atomics that others wait behind; a busy one goes
+    // straight to the atomic (a load first would cost a trip to the same slice).
+    if (l.polling && isa::ld_relaxed(&q.count) <= 0)
     {
-      return taken::none; // idle leaders poll with loads, not with atomics that others wait behind
+      return taken::none;
     }
     if (add(&q.count, -1) <= 0)
     {
       add(&q.count, 1); // nothing published to reserve
       ++c.failed_cas;
+      l.polling = true;
       return taken::none;
     }
+    l.polling = false;
     const unsigned long long i = atomicAdd(&q.head, 1ull);
     cell& x                    = at(p, i);
     wait_turn(x, i + 1);

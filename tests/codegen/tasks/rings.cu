@@ -2,7 +2,8 @@
 //   ticket_ring push: the entry's store, then st.release of the slot's sequence -- MEMBAR.ALL.GPU
 //         between the STG of the entry and the STG of the sequence; take: ld.acquire of the
 //         sequence (LDG + CCTL.IVALL) before the entry's load, st.release of the sequence after it;
-//         before any atomic, a plain load of the count (at +0x100: its own line) finds it empty;
+//         after a take that found none, a plain load of the count (at +0x800, 1 KiB from the
+//         others) finds it empty before any atomic;
 //   nil_slots push: atom.acq_rel.cas NIL -> WRITING, the entry, st.release TASK; take: the CAS
 //         TASK -> READING before the entry's load, st.release NIL of the next lap after it.
 // REQUIRES: target-sm_90a
@@ -23,10 +24,11 @@ __device__ void push_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned 
 }
 
 template <class Method>
-__device__ void take_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned* out)
+__device__ void take_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned* out, bool polling = false)
 {
   using backend = ptxw::detail::tasks::backend<unsigned, Method>;
   typename backend::local l{};
+  l.polling = polling;
   ptxw::detail::tasks::entry<unsigned> e;
   ptxw::tasks::counters c{};
   if (backend::take(p, l, e, c) == ptxw::detail::tasks::taken::got)
@@ -39,9 +41,9 @@ extern "C" __global__ void ptxw_ring_push(ptxw::tasks::pool<unsigned, ring> p, u
 {
   push_one(p, child, out);
 }
-extern "C" __global__ void ptxw_ring_take(ptxw::tasks::pool<unsigned, ring> p, unsigned* out)
+extern "C" __global__ void ptxw_ring_take(ptxw::tasks::pool<unsigned, ring> p, unsigned* out, bool polling)
 {
-  take_one(p, out);
+  take_one(p, out, polling);
 }
 extern "C" __global__ void ptxw_nil_push(ptxw::tasks::pool<unsigned, nil> p, unsigned child, unsigned* out)
 {
@@ -82,7 +84,7 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 // SASS-NOT:   {{LDG|ATOMG}}
 // SASS:       STG.E.64.STRONG.GPU
 // SASS-LABEL: Function : ptxw_ring_take
-// SASS:       LDG.E.64.STRONG.GPU R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64+0x100] ;
+// SASS:       LDG.E.64.STRONG.GPU R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64+0x800] ;
 // SASS-NOT:   CCTL
 // SASS:       ATOMG.E.ADD.64.STRONG.GPU
 // SASS:       ATOMG.E.ADD.64.STRONG.GPU
