@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../benchmarks/octree/cdp.h"
 #include "../../benchmarks/octree/dynamic.h"
 #include "../../benchmarks/octree/level_sync.h"
 #include "../../benchmarks/octree/reference.h"
@@ -272,6 +273,20 @@ TEST_P(OctreeBuild, SortBased)
   expect_reference(b, "B2 63-bit");
   b.key_bits = 30; // falls back to 63 bits where 30 do not decide
   expect_reference(b, "B2 30-bit first");
+}
+
+// B3, CUDA dynamic parallelism: every device-side launch succeeded, and the leaves are right; with
+// C = 1024 as well, so that these inputs have nodes split by four grids.
+TEST_P(OctreeBuild, DynamicParallelism)
+{
+  for (std::uint32_t chunk : {default_chunk, 1024u})
+  {
+    cdp_build b(false, chunk), f(true, chunk);
+    expect_reference(b, "B3");
+    EXPECT_EQ(b.failures(), "") << "B3, C = " << chunk;
+    expect_reference(f, "B3+");
+    EXPECT_EQ(f.failures(), "") << "B3+, C = " << chunk;
+  }
 }
 
 // The dynamic builder on every method the tasks library offers; C = 1024 here, so that these inputs
