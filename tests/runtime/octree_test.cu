@@ -334,6 +334,7 @@ INSTANTIATE_TEST_SUITE_P(Small, OctreeBuild,
                                            build_case{shape::plummer, 30000, 64, 0},
                                            build_case{shape::clusters, 20000, 16, 0},
                                            build_case{shape::uniform, 9000, 16, 100}, // > T coincident: cap leaf
+                                           build_case{shape::uniform, 3000, 16, 5000}, // > C and S at every depth
                                            build_case{shape::plummer, 200000, 16, 0},
                                            build_case{shape::uniform, 16, 16, 0},     // N <= T: the root leaf
                                            build_case{shape::uniform, 17, 16, 0}));
