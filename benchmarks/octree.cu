@@ -17,6 +17,9 @@
 //        (B1b+: the same in the graph);
 //   B2   Morton keys + cub::DeviceRadixSort::SortPairs (30-bit keys where the reference's depth is
 //        <= 10, else 63-bit) + leaves read off the sorted keys + gather;
+//   B3   CUDA dynamic parallelism: a kernel per node (one block, or four grids in a stream above C)
+//        splits it and launches a kernel per child of more than T particles (B3+: nodes of at most
+//        S finished by one block in shared memory);
 //   copy a device-to-device copy of the N float4s: the bandwidth behind "bound".
 // Timing: every contender run once untimed and checked (output poisoned before, compared with the
 // host reference: no lost or duplicated particle, the same leaf set), then --reps rounds (default 5)
@@ -26,8 +29,8 @@
 // Statistics of the dynamic rows, from pool_host::stats() after the last timed build: tasks run, steals
 // won, failed CAS; a child neither pushed nor kept fails the row's check.
 // --sweep: the dynamic builder of every method at 128, 256 and 512 threads x blocks 1, 2, 4 .. the
-// resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+ and B2 in the
-// same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
+// resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+, B2, B3 and B3+
+// in the same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "octree/cdp.h"
 #include "octree/dynamic.h"
 #include "octree/level_sync.h"
 #include "octree/reference.h"
@@ -211,6 +215,14 @@ contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads>&
   return c;
 }
 
+// B3 as a contender: a device-side launch that failed fails the row, with its error.
+contender cdp_contender(device_tree& tree, cdp_build& b)
+{
+  contender c{b.name(), [&tree, &b] { tree.build(b); }};
+  c.after = [&b] { return b.failures(); };
+  return c;
+}
+
 struct csv_file
 {
   std::FILE* f = nullptr;
@@ -338,6 +350,7 @@ void table(const options& o, csv_file& csv)
   device_tree tree;
   level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
   sort_build b2;
+  cdp_build b3(false), b3p(true);
   std::vector<std::shared_ptr<void>> keep;
   std::vector<dynamic_entry> dynamic;
   std::apply([&](auto... m) { (dynamic_entries<decltype(m)>(keep, dynamic, tree), ...); }, methods{});
@@ -360,6 +373,8 @@ void table(const options& o, csv_file& csv)
         add(b1p);
         add(b1bp);
         add(b2);
+        cs.push_back(cdp_contender(tree, b3));
+        cs.push_back(cdp_contender(tree, b3p));
         for (const dynamic_entry& d : dynamic)
         {
           if (!d.faithful || n <= 1000000) // the paper-faithful form's root alone is one block's pass over N
@@ -406,6 +421,7 @@ void sweep(const options& o, csv_file& csv)
   device_tree tree;
   level_sync<256, 8> b1a(false, false), b1p(true, false);
   sort_build b2;
+  cdp_build b3(false), b3p(true);
   const std::size_t n    = o.sizes.front();
   const std::uint32_t t  = o.caps.front();
   for (shape s : o.shapes)
@@ -420,6 +436,8 @@ void sweep(const options& o, csv_file& csv)
     add(b1a);
     add(b1p);
     add(b2);
+    cs.push_back(cdp_contender(tree, b3));
+    cs.push_back(cdp_contender(tree, b3p));
     const buffers buf = tree.bufs();
     cs.push_back({"copy",
                   [buf, n] { PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice)); },

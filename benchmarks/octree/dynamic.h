@@ -99,6 +99,40 @@ struct dynamic_block
     return count <= cfg.t || depth == max_depth ? 0u : 1u;
   }
 
+  // The children of node nd (octant counts in s.counts, particles scattered, their leaves' first
+  // slot in s.leaf_base): each `leafy` child written as a leaf and copied to the output where it
+  // lies in buffer b; thread o calls inner(child) for any other child o. Every thread.
+  template <class Leafy, class Inner>
+  __device__ static void for_each_child(const storage& s, const node& nd, const buffers& buf, const leaf_out& out,
+                                        Leafy leafy, Inner inner)
+  {
+    const int depth     = depth_of(nd.code) + 1;
+    std::uint32_t begin = nd.begin, rank = 0;
+    for (int o = 0; o < 8; ++o)
+    {
+      const std::uint32_t c = s.counts[o];
+      const node ch{child_code(nd.code, o), begin, c};
+      begin += c;
+      if (c == 0)
+      {
+        continue;
+      }
+      if (leafy(c))
+      {
+        settle_leaf(buf, depth, ch.begin, c, threadIdx.x, Threads);
+        if (threadIdx.x == 0)
+        {
+          out.leaves[s.leaf_base + rank] = leaf{ch.code, ch.begin, c};
+        }
+        ++rank;
+      }
+      else if (threadIdx.x == static_cast<unsigned>(o))
+      {
+        inner(ch);
+      }
+    }
+  }
+
   // The eight children of node nd (octant counts in s.counts): leaves appended and settled, the
   // others pushed (or kept; `dropped` if neither). Every thread; forks and retires t.
   template <class Worker, class Ticket>
@@ -118,37 +152,18 @@ struct dynamic_block
     }
     __syncthreads();
     auto kids = w.fork(t, s.tasks);
-    std::uint32_t begin = nd.begin, rank = 0;
-    for (int o = 0; o < 8; ++o)
-    {
-      const std::uint32_t c = s.counts[o];
-      const node ch{child_code(nd.code, o), begin, c};
-      begin += c;
-      if (c == 0)
-      {
-        continue;
-      }
-      if (tasks_of(c, depth, a.cfg) == 0)
-      {
-        settle_leaf(a.buf, depth, ch.begin, c, threadIdx.x, Threads);
-        if (threadIdx.x == 0)
-        {
-          a.out.leaves[s.leaf_base + rank] = leaf{ch.code, ch.begin, c};
-        }
-        ++rank;
-      }
-      else if (threadIdx.x == static_cast<unsigned>(o))
-      {
-        if (c <= a.cfg.chunk)
+    for_each_child(
+      s, nd, a.buf, a.out, [&](std::uint32_t c) { return tasks_of(c, depth, a.cfg) == 0; },
+      [&](const node& ch) {
+        if (ch.count <= a.cfg.chunk)
         {
           push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
         }
         else // joins are zeroed before the launch
         {
-          push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(c, a.cfg.chunk), phase::count}, a);
+          push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count}, a);
         }
-      }
-    }
+      });
     w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
   }
 

@@ -15,6 +15,17 @@
 namespace ptxw_bench::octree
 {
 
+// The tree of N <= T particles: the root is the only leaf (one block).
+__global__ void root_leaf(buffers buf, leaf_out out, std::uint32_t n)
+{
+  settle_leaf(buf, 0, 0, n, threadIdx.x, blockDim.x);
+  if (threadIdx.x == 0)
+  {
+    out.leaves[0] = leaf{1, 0, n};
+    *out.count    = 1;
+  }
+}
+
 class device_tree
 {
   device_array<float4> in_, a_, b_;

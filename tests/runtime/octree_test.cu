@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../benchmarks/octree/cdp.h"
 #include "../../benchmarks/octree/dynamic.h"
 #include "../../benchmarks/octree/level_sync.h"
 #include "../../benchmarks/octree/reference.h"
@@ -274,6 +275,20 @@ TEST_P(OctreeBuild, SortBased)
   expect_reference(b, "B2 30-bit first");
 }
 
+// B3, CUDA dynamic parallelism: every device-side launch succeeded, and the leaves are right; with
+// C = 1024 as well, so that these inputs have nodes split by four grids.
+TEST_P(OctreeBuild, DynamicParallelism)
+{
+  for (std::uint32_t chunk : {default_chunk, 1024u})
+  {
+    cdp_build b(false, chunk), f(true, chunk);
+    expect_reference(b, "B3");
+    EXPECT_EQ(b.failures(), "") << "B3, C = " << chunk;
+    expect_reference(f, "B3+");
+    EXPECT_EQ(f.failures(), "") << "B3+, C = " << chunk;
+  }
+}
+
 // The dynamic builder on every method the tasks library offers; C = 1024 here, so that these inputs
 // have chunked nodes (joins), nodes split by one block and nodes finished in shared memory.
 template <class Method>
@@ -324,6 +339,7 @@ INSTANTIATE_TEST_SUITE_P(Small, OctreeBuild,
                                            build_case{shape::plummer, 30000, 64, 0},
                                            build_case{shape::clusters, 20000, 16, 0},
                                            build_case{shape::uniform, 9000, 16, 100}, // > T coincident: cap leaf
+                                           build_case{shape::uniform, 3000, 16, 5000}, // > C and S at every depth
                                            build_case{shape::plummer, 200000, 16, 0},
                                            build_case{shape::uniform, 16, 16, 0},     // N <= T: the root leaf
                                            build_case{shape::uniform, 17, 16, 0}));
