@@ -81,30 +81,55 @@ __global__ void contended_add(unsigned long long* counter, unsigned long long* s
   }
 }
 
-// Every block's leader: `n` pairs of one push and one take on the pool's queue, by the method's
-// own operations (no live count, no hand-over to the block).
+// One thread's end of a pool's queue, driven by the method's own steps (no live count, no
+// hand-over to the block).
+template <class Method>
+struct queue_client
+{
+  using backend = ptxw::detail::tasks::backend<job, Method>;
+  const tasks::pool<job, Method>& p;
+  typename backend::local l{};
+  tasks::counters c{};
+  ptxw::detail::tasks::entry<job> e;
+
+  __device__ explicit queue_client(const tasks::pool<job, Method>& pool)
+      : p(pool)
+  {
+    backend::open(p, l);
+  }
+  __device__ bool push()
+  {
+    if (!backend::push(p, backend::reserve(p, l), 0, job{1}))
+    {
+      return false;
+    }
+    backend::publish(p, l, 1);
+    return true;
+  }
+  __device__ bool take()
+  {
+    return backend::take(p, l, e, c) == ptxw::detail::tasks::taken::got;
+  }
+};
+
+// Every block's leader: `n` pairs of one push and one take.
 template <class Method>
 __global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* missed)
 {
-  using backend = ptxw::detail::tasks::backend<job, Method>;
   if (threadIdx.x != 0)
   {
     return;
   }
-  typename backend::local l{};
-  backend::open(p, l);
-  tasks::counters c{};
-  ptxw::detail::tasks::entry<job> e;
+  queue_client<Method> q(p);
   unsigned misses = 0;
   for (int i = 0; i < n; ++i)
   {
-    if (!backend::push(p, backend::reserve(p, l), 0, job{1}))
+    if (!q.push())
     {
       ++misses;
       continue;
     }
-    backend::publish(p, l, 1);
-    while (backend::take(p, l, e, c) != ptxw::detail::tasks::taken::got)
+    while (!q.take())
     {
     }
   }
@@ -116,19 +141,15 @@ __global__ void push_take_pairs(tasks::pool<job, Method> p, int n, unsigned* mis
 template <class Method>
 __global__ void takes_only(tasks::pool<job, Method> p, unsigned* got, unsigned clients)
 {
-  using backend = ptxw::detail::tasks::backend<job, Method>;
   if (threadIdx.x % (blockDim.x / clients) != 0)
   {
     return;
   }
-  typename backend::local l{};
-  backend::open(p, l);
-  tasks::counters c{};
-  ptxw::detail::tasks::entry<job> e;
+  queue_client<Method> q(p);
   unsigned n = 0;
-  while (backend::take(p, l, e, c) == ptxw::detail::tasks::taken::got)
+  while (q.take())
   {
-    n += e.value.depth;
+    n += q.e.value.depth;
   }
   atomicAdd(got, n);
 }
