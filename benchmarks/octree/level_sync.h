@@ -11,6 +11,8 @@
 //        (cudaGraphSetConditional, CUDA 12.4+): no host round trip.
 #pragma once
 
+#include <ptxw/host/round_graph.h>
+
 #include <cub/block/block_scan.cuh>
 
 #include <cstdint>
@@ -344,20 +346,11 @@ private:
         PTXW_BENCH_CHECK(cudaGraphExecDestroy(exec_));
       }
       cudaGraph_t g;
-      PTXW_BENCH_CHECK(cudaGraphCreate(&g, 0));
       cudaGraphConditionalHandle h;
-      PTXW_BENCH_CHECK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
-      cudaGraphNodeParams p{};
-      p.type               = cudaGraphNodeTypeConditional;
-      p.conditional.handle = h;
-      p.conditional.type   = cudaGraphCondTypeWhile;
-      p.conditional.size   = 1;
-      cudaGraphNode_t loop;
-      PTXW_BENCH_CHECK(cudaGraphAddNode(&loop, g, nullptr, nullptr, 0, &p));
+      const cudaGraph_t body = ptxw::detail::while_loop_graph(g, h, "building B1b's level graph");
       cudaStream_t s;
       PTXW_BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      PTXW_BENCH_CHECK(
-        cudaStreamBeginCaptureToGraph(s, p.conditional.phGraph_out[0], nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
+      PTXW_BENCH_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
       level(a, h, true, s);
       PTXW_BENCH_CHECK(cudaStreamEndCapture(s, nullptr));
       PTXW_BENCH_CHECK(cudaStreamDestroy(s));

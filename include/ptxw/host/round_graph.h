@@ -3,7 +3,7 @@
 // advance kernel that sets the loop's condition from the device (cudaGraphSetConditional). The
 // graph is built and instantiated for a kernel and its launch shape, and kept; a launch of the
 // same shape sets both nodes' parameters in the instantiated graph and launches it (pool_host's
-// static_list_graph, ptxw/host/tasks.h).
+// static_list_graph, ptxw/host/tasks.h). while_loop_graph makes the WHILE node for any body.
 #pragma once
 
 #include <ptxw/host/device_array.h>
@@ -12,6 +12,28 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {
+// A new graph whose one node is a conditional WHILE loop (CUDA 12.4+), its condition 1 by default
+// (the body runs at least once, then while a body's cudaGraphSetConditional(loop, 1)); returns the
+// body, which the caller fills. Shared by the task pools' rounds (below) and the octree benchmark's
+// level loop (B1b).
+inline cudaGraph_t while_loop_graph(cudaGraph_t& graph, cudaGraphConditionalHandle& loop, const char* what)
+{
+  cuda_check(cudaGraphCreate(&graph, 0), what);
+  cuda_check(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault), what);
+  cudaGraphNodeParams p{};
+  p.type               = cudaGraphNodeTypeConditional;
+  p.conditional.handle = loop;
+  p.conditional.type   = cudaGraphCondTypeWhile;
+  p.conditional.size   = 1;
+  cudaGraphNode_t node = nullptr;
+#if CUDART_VERSION >= 13000
+  cuda_check(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p), what);
+#else
+  cuda_check(cudaGraphAddNode(&node, graph, nullptr, 0, &p), what);
+#endif
+  return p.conditional.phGraph_out[0];
+}
+
 class round_graph
 {
   cudaGraph_t graph_     = nullptr;
@@ -44,23 +66,7 @@ class round_graph
   void build(const cudaKernelNodeParams& work, const cudaKernelNodeParams& advance)
   {
     drop();
-    cuda_check(cudaGraphCreate(&graph_, 0), "building a task pool's round graph");
-    // Default 1: each launch runs the body at least once (round 0, the seeds).
-    cuda_check(cudaGraphConditionalHandleCreate(&loop_, graph_, 1, cudaGraphCondAssignDefault),
-               "building a task pool's round graph (conditional handle)");
-    cudaGraphNodeParams loop{};
-    loop.type               = cudaGraphNodeTypeConditional;
-    loop.conditional.handle = loop_;
-    loop.conditional.type   = cudaGraphCondTypeWhile;
-    loop.conditional.size   = 1;
-    cudaGraphNode_t node    = nullptr;
-#if CUDART_VERSION >= 13000
-    cuda_check(cudaGraphAddNode(&node, graph_, nullptr, nullptr, 0, &loop),
-               "building a task pool's round graph (WHILE node)");
-#else
-    cuda_check(cudaGraphAddNode(&node, graph_, nullptr, 0, &loop), "building a task pool's round graph (WHILE node)");
-#endif
-    const cudaGraph_t body = loop.conditional.phGraph_out[0];
+    const cudaGraph_t body = while_loop_graph(graph_, loop_, "building a task pool's round graph");
     cuda_check(cudaGraphAddKernelNode(&work_, body, nullptr, 0, &work),
                "building a task pool's round graph (worker kernel)");
     cuda_check(cudaGraphAddKernelNode(&advance_, body, &work_, 1, &advance),

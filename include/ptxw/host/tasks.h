@@ -31,7 +31,6 @@
 #include <optional>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <vector>
 
 PTXW_NAMESPACE_BEGIN
@@ -52,50 +51,52 @@ entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
   return e;
 }
 
-// What a capacity counts, per method (the unit of pool_host's argument).
-template <class Method>
-constexpr const char* capacity_unit()
-{
-  if constexpr (std::is_same_v<Method, ::ptxw::tasks::stealing>)
-  {
-    return "tasks per block's deque";
-  }
-  else if constexpr (std::is_same_v<Method, ::ptxw::tasks::static_list>
-                     || std::is_same_v<Method, ::ptxw::tasks::static_list_graph>)
-  {
-    return "tasks per list";
-  }
-  else
-  {
-    return "tasks in the queue";
-  }
-}
-
 inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
 {
   throw std::runtime_error(std::string(PTXW_RULE(R23)) + std::to_string(seeds) + " seeds do not fit " + where
                            + ", which holds " + std::to_string(room));
 }
 
-template <class T>
-struct host_memory<T, ::ptxw::tasks::stealing>
+// What every method's memory is: `ends` (a deque's or the queue's ends, the lists' state) and
+// `cells` (the entries), for a grid and a capacity; the kernel's view of them. `Unit` says what
+// the capacity counts (R23's messages).
+template <class T, class Method, class Ends, class Cell>
+struct pool_arrays
 {
-  using memory = typename backend<T, ::ptxw::tasks::stealing>::memory;
+  using memory = typename backend<T, Method>::memory;
   std::uint32_t queues, capacity;
-  device_array<deque_ends> ends;
-  device_array<entry<T>> slots;
+  device_array<Ends> ends;
+  device_array<Cell> cells;
 
-  host_memory(std::uint32_t grid, std::uint32_t cap)
+  pool_arrays(std::uint32_t grid, std::uint32_t cap, std::size_t ends_n, std::size_t cells_n, const char* what)
       : queues(grid)
       , capacity(cap)
-      , ends(grid, "allocating a task pool's deques")
-      , slots(std::size_t(grid) * cap, "allocating a task pool's deques")
+      , ends(ends_n, what)
+      , cells(cells_n, what)
+  {}
+
+  memory view() const
+  {
+    return {ends.get(), cells.get(), capacity};
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::stealing>
+    : pool_arrays<T, ::ptxw::tasks::stealing, deque_ends, entry<T>>
+{
+  static constexpr const char* unit = "tasks per block's deque";
+
+  host_memory(std::uint32_t grid, std::uint32_t cap)
+      : pool_arrays<T, ::ptxw::tasks::stealing, deque_ends, entry<T>>(
+          grid, cap, grid, std::size_t(grid) * cap, "allocating a task pool's deques")
   {}
 
   // Seed i goes to deque i % queues, as its (i / queues)-th task.
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
-    const std::size_t rows = (seeds.size() + queues - 1) / queues;
+    const std::uint32_t queues = this->queues, capacity = this->capacity;
+    const std::size_t rows     = (seeds.size() + queues - 1) / queues;
     if (rows > capacity)
     {
       refuse_seeds(seeds.size(), std::size_t(queues) * capacity, "into the grid's deques");
@@ -107,38 +108,29 @@ struct host_memory<T, ::ptxw::tasks::stealing>
       staged[(i % queues) * rows + i / queues] = seed_entry(seeds[i], i);
       e[i % queues].bottom += 1;
     }
-    cuda_check(cudaMemcpyAsync(ends.get(), e.data(), sizeof(deque_ends) * queues, cudaMemcpyHostToDevice, stream),
-               "seeding a task pool");
+    cuda_check(
+      cudaMemcpyAsync(this->ends.get(), e.data(), sizeof(deque_ends) * queues, cudaMemcpyHostToDevice, stream),
+      "seeding a task pool");
     if (rows != 0)
     {
-      cuda_check(cudaMemcpy2DAsync(slots.get(), sizeof(entry<T>) * capacity, staged.data(), sizeof(entry<T>) * rows,
-                                   sizeof(entry<T>) * rows, queues, cudaMemcpyHostToDevice, stream),
+      cuda_check(cudaMemcpy2DAsync(this->cells.get(), sizeof(entry<T>) * capacity, staged.data(),
+                                   sizeof(entry<T>) * rows, sizeof(entry<T>) * rows, queues, cudaMemcpyHostToDevice,
+                                   stream),
                  "seeding a task pool");
     }
     cuda_check(cudaStreamSynchronize(stream), "seeding a task pool"); // `staged` dies here
-  }
-
-  memory view() const
-  {
-    return {ends.get(), slots.get(), capacity};
   }
 };
 
 // The methods with one queue: `cells` slots, positions 0..n-1 seeded by `fill(cell, position, seed)`
 // in slot `slot(position)`.
 template <class T, class Method, class Cell>
-struct shared_queue_host
+struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
 {
-  using memory = typename backend<T, Method>::memory;
-  std::uint32_t queues, capacity;
-  device_array<queue_ends> ends;
-  device_array<Cell> cells;
+  static constexpr const char* unit = "tasks in the queue";
 
   shared_queue_host(std::uint32_t grid, std::uint32_t cap)
-      : queues(grid)
-      , capacity(cap)
-      , ends(1, "allocating a task queue")
-      , cells(cap, "allocating a task queue")
+      : pool_arrays<T, Method, queue_ends, Cell>(grid, cap, 1, cap, "allocating a task queue")
   {}
 
   static std::size_t same_slot(std::size_t position)
@@ -149,6 +141,7 @@ struct shared_queue_host
   template <class Fill, class Slot = std::size_t (*)(std::size_t)>
   void place_with(const std::vector<T>& seeds, cudaStream_t stream, Fill fill, Slot slot = same_slot)
   {
+    const std::uint32_t capacity = this->capacity;
     if (seeds.size() > capacity)
     {
       refuse_seeds(seeds.size(), capacity, "into the queue");
@@ -162,15 +155,12 @@ struct shared_queue_host
     {
       fill(staged[slot(i)], i, i < seeds.size() ? &seeds[i] : nullptr);
     }
-    cuda_check(cudaMemcpyAsync(ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream), "seeding a task queue");
-    cuda_check(cudaMemcpyAsync(cells.get(), staged.data(), sizeof(Cell) * capacity, cudaMemcpyHostToDevice, stream),
+    cuda_check(cudaMemcpyAsync(this->ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream),
                "seeding a task queue");
+    cuda_check(
+      cudaMemcpyAsync(this->cells.get(), staged.data(), sizeof(Cell) * capacity, cudaMemcpyHostToDevice, stream),
+      "seeding a task queue");
     cuda_check(cudaStreamSynchronize(stream), "seeding a task queue"); // `staged` dies here
-  }
-
-  memory view() const
-  {
-    return {ends.get(), cells.get(), capacity};
   }
 };
 
@@ -224,25 +214,20 @@ struct host_memory<T, ::ptxw::tasks::locked_queue>
 
 // The seeds are round 0's `in` list (list 0); both forms of the static list.
 template <class T, class Method>
-struct static_list_host
+struct static_list_host : pool_arrays<T, Method, static_list_state, entry<T>>
 {
-  using memory = typename backend<T, Method>::memory;
-  std::uint32_t queues, capacity;
-  device_array<static_list_state> lists;
-  device_array<entry<T>> entries;
+  static constexpr const char* unit = "tasks per list";
 
   static_list_host(std::uint32_t grid, std::uint32_t cap)
-      : queues(grid)
-      , capacity(cap)
-      , lists(1, "allocating a static task list")
-      , entries(2 * std::size_t(cap), "allocating a static task list")
+      : pool_arrays<T, Method, static_list_state, entry<T>>(grid, cap, 1, 2 * std::size_t(cap),
+                                                            "allocating a static task list")
   {}
 
   void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
-    if (seeds.size() > capacity)
+    if (seeds.size() > this->capacity)
     {
-      refuse_seeds(seeds.size(), capacity, "into the first round's list");
+      refuse_seeds(seeds.size(), this->capacity, "into the first round's list");
     }
     static_list_state s{};
     s.size[0] = seeds.size();
@@ -251,20 +236,15 @@ struct static_list_host
     {
       staged[i] = seed_entry(seeds[i], i);
     }
-    cuda_check(cudaMemcpyAsync(lists.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream),
+    cuda_check(cudaMemcpyAsync(this->ends.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream),
                "seeding a static task list");
     if (!staged.empty())
     {
-      cuda_check(cudaMemcpyAsync(entries.get(), staged.data(), sizeof(entry<T>) * staged.size(),
+      cuda_check(cudaMemcpyAsync(this->cells.get(), staged.data(), sizeof(entry<T>) * staged.size(),
                                  cudaMemcpyHostToDevice, stream),
                  "seeding a static task list");
     }
     cuda_check(cudaStreamSynchronize(stream), "seeding a static task list");
-  }
-
-  memory view() const
-  {
-    return {lists.get(), entries.get(), capacity};
   }
 };
 
@@ -494,7 +474,7 @@ public:
       enough *= 2;
     }
     return std::string(PTXW_RULE(R23)) + std::to_string(s.full) + " pushes found their queue full (capacity "
-         + std::to_string(capacity()) + " " + detail::tasks::capacity_unit<Method>() + "; "
+         + std::to_string(capacity()) + " " + detail::tasks::host_memory<T, Method>::unit + "; "
          + std::to_string(s.kept) + " of their children kept by their block); they asked for room for "
          + std::to_string(s.wanted) + ": a capacity of " + std::to_string(enough) + " would have held them";
   }
