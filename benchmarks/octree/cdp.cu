@@ -62,19 +62,12 @@ __host__ __device__ void launch(const node& nd, const cdp_args& a);
 // the others launched. Every thread of the block.
 __device__ void children(block::storage& s, const node& nd, const cdp_args& a)
 {
-  const int depth = depth_of(nd.code) + 1;
-  auto leafy      = [&](std::uint32_t c) { return c <= a.t || depth == max_depth; };
   if (threadIdx.x == 0)
   {
-    std::uint32_t leaves = 0;
-    for (int o = 0; o < 8; ++o)
-    {
-      leaves += s.counts[o] != 0 && leafy(s.counts[o]);
-    }
-    s.leaf_base = leaves != 0 ? atomicAdd(a.out.count, leaves) : 0;
+    block::plan(s, nd, a.t, 0, a.out); // one level: nothing to end early
   }
   __syncthreads(); // ... and the block's scatter is done
-  block::for_each_child(s, nd, a.buf, a.out, leafy, [&](const node& ch) {
+  block::for_each_child(s, a.buf, a.out, [&](const node& ch) {
     __threadfence(); // the block's scatter, seen by this thread at the barrier, before the child's reads
     launch(ch, a);
   });
@@ -99,10 +92,7 @@ __global__ void __launch_bounds__(threads) cdp_count(node nd, cdp_job* job, cdp_
 
 __global__ void cdp_prefix(node nd, cdp_job* job)
 {
-  for (std::uint32_t o = 0, at = nd.begin; o < 8; at += job->counts[o++])
-  {
-    job->cursors[o] = at;
-  }
+  block::cursors_of([&](int o) { return job->counts[o]; }, job->cursors, nd.begin);
 }
 
 __global__ void __launch_bounds__(threads) cdp_scatter(node nd, cdp_job* job, cdp_args a)

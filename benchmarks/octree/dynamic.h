@@ -3,18 +3,20 @@
 //   count <= S (> T)    one block finishes the node's whole subtree in shared memory (finish.h):
 //                       no pushes;
 //   count <= C          one block splits it (count into shared memory, prefix, scatter through
-//                       shared cursors) and forks its children;
-//   count >  C          ceil(count / C) chunks share a join (GPU-Quicksort's phase 1, so the
+//                       shared cursors) and forks its descendants (descend.h);
+//   count >  C, S       ceil(count / C) chunks share a join (GPU-Quicksort's phase 1, so the
 //                       top of the tree is not a one-block job): each counts its chunk into the
 //                       join; the last to arrive (the last-block guard at task scope: its
 //                       atomic after a fence) turns the counts into cursors and forks the scatter
 //                       chunks; each scatters its chunk through the join's cursors; the last to
-//                       arrive forks the node's children.
+//                       arrive forks the node's descendants.
+// A split takes `Levels` levels of the tree at once (8^Levels buckets, descend.h): one pass over
+// the node's particles moves them to their descendants Levels levels down.
 // Chunks travel as ranges: a task of several chunks only splits in up to 8 parts and retires (its
 // pushes are published at once), so the chunks of one node spread over the grid in log8 steps
 // of stealing or queueing instead of all waiting in the one deque of the block that forked them.
-// Children of at most T particles (or at max_depth) are leaves, appended with one atomic a task and
-// copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
+// Descendants of at most T particles (or at max_depth) are leaves, appended with one atomic a task
+// and copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
 // with C and S off: one block per node, whatever its size.
 #pragma once
 
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "../harness.h"
+#include "descend.h"
 #include "finish.h"
 #include "tile.h"
 
@@ -49,9 +52,10 @@ struct task_node
   phase step;
 };
 
+template <int Levels>
 struct join_state
 {
-  std::uint32_t counts[8], cursors[8];
+  std::uint32_t counts[buckets_of(Levels)], cursors[buckets_of(Levels)];
   std::uint32_t counted, scattered; // chunks arrived, per phase
 };
 
@@ -62,11 +66,12 @@ struct dynamic_config
   std::uint32_t finish; // S: nodes up to it are finished in shared memory; 0: never
 };
 
+template <int Levels>
 struct dynamic_args
 {
   buffers buf;
   leaf_out out;
-  join_state* joins;
+  join_state<Levels>* joins;
   std::uint32_t* joins_used;
   std::uint32_t* dropped; // children neither pushed nor kept: must stay 0
   dynamic_config cfg;
@@ -76,16 +81,20 @@ struct dynamic_args
 // against 2.76, Plummer 4.81 against 5.51, T = 16): twice the chunks keep every block busy at the top.
 inline constexpr std::uint32_t default_chunk = 32768;
 
-template <int Threads>
+template <int Threads, int Levels = 1>
 struct dynamic_block
 {
-  using split_tile = tile_split<Threads, 8>;
+  using split_tile              = tile_split<Threads, 8, Levels>;
+  static constexpr int buckets = split_tile::buckets;
+  using args                   = dynamic_args<Levels>;
 
   struct storage
   {
     typename split_tile::storage tile;
-    std::uint32_t counts[8], cursors[8];
-    std::uint32_t leaf_base, tasks, last;
+    std::uint32_t counts[buckets], cursors[buckets];
+    node kids[buckets]; // where descend stopped, in key order (at most one a bucket)
+    bool kid_leaf[buckets];
+    std::uint32_t n_kids, leaf_base, tasks, last;
   };
 
   __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
@@ -93,82 +102,75 @@ struct dynamic_block
     return (count + c - 1) / c;
   }
 
-  // The tasks one child of `count` particles becomes (0: a leaf or nothing).
-  __device__ static std::uint32_t tasks_of(std::uint32_t count, int depth, const dynamic_config& cfg)
+  // Thread 0, after the split of node nd (bucket counts in s.counts): its descendants into s.kids
+  // (descend.h; the walk also stops at nodes of at most `ends` particles), s.tasks = those that are
+  // not leaves, and the leaves' first slot in s.leaf_base (one atomic).
+  __device__ static void plan(storage& s, const node& nd, std::uint32_t t, std::uint32_t ends, const leaf_out& out)
   {
-    return count <= cfg.t || depth == max_depth ? 0u : 1u;
+    std::uint32_t leaves = 0;
+    s.n_kids             = 0;
+    descend<Levels>::each(s.counts, nd, depth_of(nd.code), t, [&](std::uint32_t c) { return c <= ends; },
+                          [&](const node& ch, bool is_leaf) {
+                            s.kids[s.n_kids]       = ch;
+                            s.kid_leaf[s.n_kids++] = is_leaf;
+                            leaves += is_leaf;
+                          });
+    s.tasks     = s.n_kids - leaves;
+    s.leaf_base = leaves != 0 ? atomicAdd(out.count, leaves) : 0;
   }
 
-  // The children of node nd (octant counts in s.counts, particles scattered, their leaves' first
-  // slot in s.leaf_base): each `leafy` child written as a leaf and copied to the output where it
-  // lies in buffer b; thread o calls inner(child) for any other child o. Every thread.
-  template <class Leafy, class Inner>
-  __device__ static void for_each_child(const storage& s, const node& nd, const buffers& buf, const leaf_out& out,
-                                        Leafy leafy, Inner inner)
+  // Every thread, after plan() and a barrier: each leaf of s.kids written and copied to the
+  // output where it lies in buffer b; thread i mod Threads calls inner(kid) for every other kid i.
+  template <class Inner>
+  __device__ static void for_each_child(const storage& s, const buffers& buf, const leaf_out& out, Inner inner)
   {
-    const int depth     = depth_of(nd.code) + 1;
-    std::uint32_t begin = nd.begin, rank = 0;
-    for (int o = 0; o < 8; ++o)
+    for (std::uint32_t i = 0, rank = 0; i < s.n_kids; ++i)
     {
-      const std::uint32_t c = s.counts[o];
-      const node ch{child_code(nd.code, o), begin, c};
-      begin += c;
-      if (c == 0)
+      const node& ch = s.kids[i];
+      if (s.kid_leaf[i])
       {
-        continue;
-      }
-      if (leafy(c))
-      {
-        settle_leaf(buf, depth, ch.begin, c, threadIdx.x, Threads);
+        settle_leaf(buf, depth_of(ch.code), ch.begin, ch.count, threadIdx.x, Threads);
         if (threadIdx.x == 0)
         {
-          out.leaves[s.leaf_base + rank] = leaf{ch.code, ch.begin, c};
+          out.leaves[s.leaf_base + rank] = leaf{ch.code, ch.begin, ch.count};
         }
         ++rank;
       }
-      else if (threadIdx.x == static_cast<unsigned>(o))
+      else if (threadIdx.x == i % Threads)
       {
         inner(ch);
       }
     }
   }
 
-  // The eight children of node nd (octant counts in s.counts): leaves appended and settled, the
+  // The descendants of node nd (bucket counts in s.counts): leaves appended and settled, the
   // others pushed (or kept; `dropped` if neither). Every thread; forks and retires t.
   template <class Worker, class Ticket>
-  __device__ static void children(storage& s, Worker& w, Ticket&& t, const node& nd, const dynamic_args& a)
+  __device__ static void children(storage& s, Worker& w, Ticket&& t, const node& nd, const args& a)
   {
-    const int depth = depth_of(nd.code) + 1;
     if (threadIdx.x == 0)
     {
-      std::uint32_t leaves = 0, tasks = 0;
-      for (int o = 0; o < 8; ++o)
-      {
-        tasks += tasks_of(s.counts[o], depth, a.cfg);
-        leaves += s.counts[o] != 0 && tasks_of(s.counts[o], depth, a.cfg) == 0;
-      }
-      s.tasks     = tasks;
-      s.leaf_base = leaves != 0 ? atomicAdd(a.out.count, leaves) : 0;
+      plan(s, nd, a.cfg.t, a.cfg.finish, a.out);
     }
     __syncthreads();
     auto kids = w.fork(t, s.tasks);
-    for_each_child(
-      s, nd, a.buf, a.out, [&](std::uint32_t c) { return tasks_of(c, depth, a.cfg) == 0; },
-      [&](const node& ch) {
-        if (ch.count <= a.cfg.chunk)
-        {
-          push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
-        }
-        else // joins are zeroed before the launch
-        {
-          push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count}, a);
-        }
-      });
+    for_each_child(s, a.buf, a.out, [&](const node& ch) {
+      // A node the finish takes is never split, whatever C: splits stay at depths that are
+      // multiples of Levels, where output.h's buffers expect them.
+      if (ch.count <= a.cfg.chunk || ch.count <= a.cfg.finish)
+      {
+        push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
+      }
+      else // joins are zeroed before the launch
+      {
+        push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count}, a);
+      }
+    });
     w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
   }
 
   template <class Kids>
-  __device__ static void push(Kids& kids, const task_node& c, const dynamic_args& a)
+  __device__ static void push(Kids& kids, const task_node& c, const args& a)
   {
     if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
     {
@@ -207,28 +209,36 @@ struct dynamic_block
     split_tile::count(s.tile, src, begin, n, depth, counts);
   }
 
+  // One thread: each bucket's first position (the node's particles from `begin`, in bucket order);
+  // count(o) reads bucket o's count.
+  template <class Count>
+  __device__ static void cursors_of(Count count, std::uint32_t* cursors, std::uint32_t begin)
+  {
+    for (int o = 0; o < buckets; begin += count(o++))
+    {
+      cursors[o] = begin;
+    }
+  }
+
   // One block splits a whole node: counts into s.counts, cursors, scatter.
   __device__ static void split_node(storage& s, const node& nd, const float4* src, float4* dst, int depth)
   {
-    if (threadIdx.x < 8)
+    for (int o = threadIdx.x; o < buckets; o += Threads)
     {
-      s.counts[threadIdx.x] = 0;
+      s.counts[o] = 0;
     }
     count_chunk(s, src, nd.begin, nd.count, depth, s.counts);
     __syncthreads();
     if (threadIdx.x == 0)
     {
-      for (std::uint32_t o = 0, at = nd.begin; o < 8; at += s.counts[o++])
-      {
-        s.cursors[o] = at;
-      }
+      cursors_of([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
     }
     __syncthreads();
     scatter_range(s, src, dst, nd.begin, nd.count, depth, s.cursors);
   }
 
   template <class Method>
-  __device__ static void run(ptxw::tasks::pool<task_node, Method> p, const dynamic_args& a, unsigned char* smem)
+  __device__ static void run(ptxw::tasks::pool<task_node, Method> p, const args& a, unsigned char* smem)
   {
     __shared__ ptxw::tasks::worker_slot<task_node, Method> slot;
     __shared__ storage s;
@@ -264,7 +274,7 @@ struct dynamic_block
       }
       else
       {
-        join_state& j           = a.joins[tn.join];
+        join_state<Levels>& j   = a.joins[tn.join];
         const std::uint32_t n   = chunks(nd.count, a.cfg.chunk);
         const std::uint32_t beg = tn.first * a.cfg.chunk, len = min(a.cfg.chunk, nd.count - beg);
         if (tn.step == phase::count)
@@ -275,12 +285,9 @@ struct dynamic_block
             w.retire(std::move(t));
             continue;
           }
-          if (threadIdx.x == 0) // the counts, from L2 (where the atomics made them)
+          if (threadIdx.x == 0) // the counts from L2, where the atomics made them
           {
-            for (std::uint32_t o = 0, at = nd.begin; o < 8; at += __ldcg(&j.counts[o++]))
-            {
-              j.cursors[o] = at;
-            }
+            cursors_of([&](int o) { return __ldcg(&j.counts[o]); }, j.cursors, nd.begin);
           }
           auto kids = w.fork(t, 1);
           if (threadIdx.x == 0)
@@ -297,9 +304,9 @@ struct dynamic_block
             w.retire(std::move(t));
             continue;
           }
-          if (threadIdx.x < 8)
+          for (int o = threadIdx.x; o < buckets; o += Threads)
           {
-            s.counts[threadIdx.x] = __ldcg(&j.counts[threadIdx.x]);
+            s.counts[o] = __ldcg(&j.counts[o]);
           }
           __syncthreads();
           children(s, w, std::move(t), nd, a);
@@ -309,22 +316,24 @@ struct dynamic_block
   }
 };
 
-template <class Method, int Threads>
-__global__ void __launch_bounds__(Threads, 512 / Threads) dynamic_build(ptxw::tasks::pool<task_node, Method> p, dynamic_args a)
+template <class Method, int Threads, int Levels>
+__global__ void __launch_bounds__(Threads, 512 / Threads)
+  dynamic_build(ptxw::tasks::pool<task_node, Method> p, dynamic_args<Levels> a)
 {
   extern __shared__ __align__(16) unsigned char smem[];
-  dynamic_block<Threads>::template run<Method>(p, a, smem);
+  dynamic_block<Threads, Levels>::template run<Method>(p, a, smem);
 }
 
 // The builder for one method and block size; faithful: one block per node (no chunks, no finish).
-template <class Method, int Threads>
+template <class Method, int Threads, int Levels = 1>
 class dynamic_builder
 {
+  static constexpr auto kernel = dynamic_build<Method, Threads, Levels>;
   // Tasks a block's deque (stealing: a LIFO owner holds a path's siblings and range halves, far
   // fewer), or in the one queue or round list (a level of the tree: ~10^4 at 10^7 with S = 4096).
   static constexpr std::uint32_t capacity = std::is_same_v<Method, ptxw::tasks::stealing> ? 4096 : 65536;
   ptxw::tasks::pool_host<task_node, Method> pool_{capacity};
-  device_array<join_state> joins_;
+  device_array<join_state<Levels>> joins_;
   device_array<std::uint32_t> counters_; // joins used, dropped
   std::string name_;
   bool faithful_;
@@ -338,7 +347,12 @@ public:
       : name_(std::move(name))
       , faithful_(faithful)
       , chunk_(chunk)
-  {}
+  {
+    if (faithful_ && Levels != 1)
+    {
+      throw std::invalid_argument("octree " + name_ + ": the paper-faithful form splits one level a node");
+    }
+  }
 
   const std::string& name() const
   {
@@ -356,9 +370,9 @@ public:
 
   int resident() const
   {
-    PTXW_BENCH_CHECK(cudaFuncSetAttribute(dynamic_build<Method, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    PTXW_BENCH_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(block_finish<Threads>::bytes)));
-    return pool_.resident_grid(dynamic_build<Method, Threads>, Threads, smem());
+    return pool_.resident_grid(kernel, Threads, smem());
   }
 
   void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
@@ -373,7 +387,7 @@ public:
     joins_.reserve(max_joins);
     counters_.reserve(2);
     const std::uint32_t used = n > cfg.chunk ? 1 : 0; // the root's join, if it is chunked
-    PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state)));
+    PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
     PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
     PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
     PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
@@ -392,15 +406,17 @@ public:
     }
     pool_.reset();
     pool_.seed(seeds);
-    const dynamic_args a{buf, out, joins_.get(), counters_.get(), counters_.get() + 1, cfg};
+    buffers moved = buf;
+    moved.levels  = Levels;
+    const dynamic_args<Levels> a{moved, out, joins_.get(), counters_.get(), counters_.get() + 1, cfg};
     (void) resident(); // opts the kernel into the finish's shared memory
     if (blocks > 0)
     {
-      pool_.launch(ptxw::tasks::blocks{blocks}, dynamic_build<Method, Threads>, Threads, smem(), 0, a);
+      pool_.launch(ptxw::tasks::blocks{blocks}, kernel, Threads, smem(), 0, a);
     }
     else
     {
-      pool_.launch(dynamic_build<Method, Threads>, Threads, smem(), 0, a);
+      pool_.launch(kernel, Threads, smem(), 0, a);
     }
   }
 

@@ -1,8 +1,9 @@
 // benchmarks/octree/level_sync.h: baselines B1 and B1+, the level-synchronous build a user writes
-// without a task pool. Each level: `count` (every tile of every node of the level, one grid;
-// eight atomics per tile), `split` (a thread per node: the eight-entry prefix becomes the cursors;
-// children become leaves, next-level nodes with their tiles, or -- B1+ -- nodes of at most S for
-// the shared-memory finish), `scatter` (the tiles again, placed through the cursors), `settle`
+// without a task pool. Each level (Levels levels of the tree at once: 8^Levels buckets a node,
+// descend.h; the seed's B1 takes one): `count` (every tile of every node of the level, one grid;
+// an atomic per bucket and tile), `split` (a thread per node: the bucket prefix becomes the cursors;
+// descendants become leaves, next-level nodes with their tiles, or -- B1+ -- nodes of at most S
+// for the shared-memory finish), `scatter` (the tiles again, placed through the cursors), `settle`
 // (leaves found in buffer b copied to the output), `finish` (B1+ only) and `advance` (one thread:
 // swaps the lists, next depth). Every count lives on the device and every kernel's grid is fixed
 // (resident blocks, grid-stride), so the same kernels run
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "../harness.h"
+#include "descend.h"
 #include "finish.h"
 #include "tile.h"
 
@@ -37,7 +39,7 @@ struct level_args
   level_state* st;
   node* nodes[2];
   uint2* tiles[2]; // (node index in its list, tile index in its node)
-  std::uint32_t* counts[2]; // 8 a node: octant counts, then cursors
+  std::uint32_t* counts[2]; // 8^Levels a node: bucket counts, then cursors
   node* small;
   buffers buf;
   leaf_out out;
@@ -55,11 +57,13 @@ struct appends
 };
 
 // What `count` and `scatter` share: the level's tiles, grid-stride, a block a tile:
-// f(begin, n, depth, the tile's node's 8 counters).
-template <int Threads, int Items>
+// f(begin, n, depth, the tile's node's counters).
+template <int Threads, int Items, int Levels>
 struct level_tiles
 {
-  static constexpr std::uint32_t size = tile_split<Threads, Items>::size;
+  using split                            = tile_split<Threads, Items, Levels>;
+  static constexpr std::uint32_t size    = split::size;
+  static constexpr std::uint32_t buckets = split::buckets;
 
   template <class F>
   __device__ static void for_each(const level_args& a, F f)
@@ -69,50 +73,50 @@ struct level_tiles
     {
       const uint2 tl = a.tiles[cur][i];
       const node nd  = a.nodes[cur][tl.x];
-      f(nd.begin + tl.y * size, min(size, nd.count - tl.y * size), static_cast<int>(depth), a.counts[cur] + 8 * tl.x);
+      f(nd.begin + tl.y * size, min(size, nd.count - tl.y * size), static_cast<int>(depth), a.counts[cur] + buckets * tl.x);
     }
   }
 };
 
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void __launch_bounds__(Threads) level_count(level_args a)
 {
-  __shared__ typename tile_split<Threads, Items>::storage s;
-  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* counts) {
-    tile_split<Threads, Items>::count(s, a.buf.at(depth), begin, n, depth, counts);
+  using tiles = level_tiles<Threads, Items, Levels>;
+  __shared__ typename tiles::split::storage s;
+  tiles::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* counts) {
+    tiles::split::count(s, a.buf.at(depth), begin, n, depth, counts);
   });
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void __launch_bounds__(Threads) level_split(level_args a)
 {
-  using scan = cub::BlockScan<appends, Threads>;
+  using tiles = level_tiles<Threads, Items, Levels>;
+  using scan  = cub::BlockScan<appends, Threads>;
   __shared__ typename scan::TempStorage scan_storage;
   __shared__ appends base;
   const std::uint32_t cur = a.st->cur, depth = a.st->depth, nodes = a.st->nodes[cur];
   const std::uint32_t nxt = cur ^ 1;
   for (std::uint32_t first = blockIdx.x * Threads; first < nodes; first += gridDim.x * Threads)
   {
-    const std::uint32_t i = first + threadIdx.x;
-    std::uint32_t c[8] = {}, at[8] = {};
+    const std::uint32_t i  = first + threadIdx.x;
+    std::uint32_t* counts = a.counts[cur] + tiles::buckets * i;
     node nd{};
+    // Where the walk stops (descend.h): a leaf, a node for the finish (<= S), or a next-level node.
+    auto walk = [&](auto visit) {
+      descend<Levels>::each(counts, nd, static_cast<int>(depth), a.t, [&](std::uint32_t c) { return c <= a.s; },
+                            [&](const node& ch, bool is_leaf) { visit(ch, is_leaf, !is_leaf && ch.count <= a.s); });
+    };
     appends mine{0, 0, 0, 0};
     if (i < nodes)
     {
       nd = a.nodes[cur][i];
-      std::uint32_t sum = nd.begin;
-      for (int o = 0; o < 8; ++o)
-      {
-        c[o]                     = a.counts[cur][8 * i + o];
-        at[o]                    = sum;
-        a.counts[cur][8 * i + o] = sum;
-        sum += c[o];
-        const bool leafy = c[o] <= a.t || depth + 1 == max_depth;
-        mine.leaves += c[o] != 0 && leafy;
-        mine.small += !leafy && c[o] <= a.s;
-        mine.nodes += !leafy && c[o] > a.s;
-        mine.tiles += !leafy && c[o] > a.s ? (c[o] + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size : 0;
-      }
+      walk([&](const node& ch, bool is_leaf, bool small) {
+        mine.leaves += is_leaf;
+        mine.small += small;
+        mine.nodes += !is_leaf && !small;
+        mine.tiles += !is_leaf && !small ? (ch.count + tiles::size - 1) / tiles::size : 0;
+      });
     }
     appends pos, total;
     scan(scan_storage).ExclusiveSum(mine, pos, total);
@@ -123,50 +127,55 @@ __global__ void __launch_bounds__(Threads) level_split(level_args a)
     }
     __syncthreads();
     pos = pos + base;
-    for (int o = 0; o < 8 && i < nodes; ++o)
+    if (i < nodes)
     {
-      const node ch{child_code(nd.code, o), at[o], c[o]};
-      if (c[o] == 0)
-      {
-        continue;
-      }
-      if (c[o] <= a.t || depth + 1 == max_depth)
-      {
-        a.out.leaves[pos.leaves++] = leaf{ch.code, ch.begin, ch.count};
-      }
-      else if (c[o] <= a.s)
-      {
-        a.small[pos.small++] = ch;
-      }
-      else
-      {
-        a.nodes[nxt][pos.nodes] = ch;
-        for (int q = 0; q < 8; ++q)
+      walk([&](const node& ch, bool is_leaf, bool small) {
+        if (is_leaf)
         {
-          a.counts[nxt][8 * pos.nodes + q] = 0;
+          a.out.leaves[pos.leaves++] = leaf{ch.code, ch.begin, ch.count};
         }
-        for (std::uint32_t j = 0; j * level_tiles<Threads, Items>::size < ch.count; ++j)
+        else if (small)
         {
-          a.tiles[nxt][pos.tiles++] = make_uint2(pos.nodes, j);
+          a.small[pos.small++] = ch;
         }
-        ++pos.nodes;
+        else
+        {
+          a.nodes[nxt][pos.nodes] = ch;
+          for (std::uint32_t q = 0; q < tiles::buckets; ++q)
+          {
+            a.counts[nxt][tiles::buckets * pos.nodes + q] = 0;
+          }
+          for (std::uint32_t j = 0; j * tiles::size < ch.count; ++j)
+          {
+            a.tiles[nxt][pos.tiles++] = make_uint2(pos.nodes, j);
+          }
+          ++pos.nodes;
+        }
+      });
+      for (std::uint32_t q = 0, at = nd.begin; q < tiles::buckets; ++q) // the counts become the cursors
+      {
+        const std::uint32_t c = counts[q];
+        counts[q]             = at;
+        at += c;
       }
     }
     __syncthreads(); // base and scan_storage are reused
   }
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void __launch_bounds__(Threads) level_scatter(level_args a)
 {
-  __shared__ typename tile_split<Threads, Items>::storage s;
-  level_tiles<Threads, Items>::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
-    tile_split<Threads, Items>::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
+  using tiles = level_tiles<Threads, Items, Levels>;
+  __shared__ typename tiles::split::storage s;
+  tiles::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
+    tiles::split::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
   });
 }
 
-// The level's leaves, where they lie in buffer b: a warp a leaf.
-template <int Threads, int Items>
+// The level's leaves, where they lie in buffer b (every depth the split reached: one buffer): a
+// warp a leaf.
+template <int Threads, int Items, int Levels>
 __global__ void __launch_bounds__(Threads) level_settle(level_args a)
 {
   const std::uint32_t depth = a.st->depth + 1, first = a.st->leaves_begin, last = *a.out.count;
@@ -179,7 +188,7 @@ __global__ void __launch_bounds__(Threads) level_settle(level_args a)
 }
 
 // At most 128 registers a thread: two blocks of 256 an SM, as the finish's shared memory allows.
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void __launch_bounds__(Threads, 512 / Threads) level_finish(level_args a)
 {
   extern __shared__ __align__(16) unsigned char smem[];
@@ -191,7 +200,7 @@ __global__ void __launch_bounds__(Threads, 512 / Threads) level_finish(level_arg
   }
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, bool in_graph)
 {
   level_state& st = *a.st;
@@ -199,7 +208,7 @@ __global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, boo
   st.tiles[st.cur] = 0;
   st.small         = 0;
   st.cur ^= 1;
-  st.depth += 1;
+  st.depth += Levels;
   st.leaves_begin = *a.out.count;
   if (in_graph)
   {
@@ -208,22 +217,23 @@ __global__ void level_advance(level_args a, cudaGraphConditionalHandle loop, boo
 }
 
 // The first level: the root and its tiles (n > T).
-template <int Threads, int Items>
+template <int Threads, int Items, int Levels>
 __global__ void level_start(level_args a, std::uint32_t n)
 {
-  const std::uint32_t tiles = (n + level_tiles<Threads, Items>::size - 1) / level_tiles<Threads, Items>::size;
-  for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < tiles; j += gridDim.x * blockDim.x)
+  using tiles               = level_tiles<Threads, Items, Levels>;
+  const std::uint32_t count = (n + tiles::size - 1) / tiles::size;
+  for (std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += gridDim.x * blockDim.x)
   {
     a.tiles[0][j] = make_uint2(0, j);
   }
-  if (blockIdx.x == 0 && threadIdx.x < 8)
+  for (std::uint32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < tiles::buckets; q += gridDim.x * blockDim.x)
   {
-    a.counts[0][threadIdx.x] = 0;
+    a.counts[0][q] = 0;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0)
   {
     a.nodes[0][0] = node{1, 0, n};
-    *a.st         = level_state{0, 0, {1, 0}, {tiles, 0}, 0, 0};
+    *a.st         = level_state{0, 0, {1, 0}, {count, 0}, 0, 0};
     *a.out.count  = 0;
   }
 }
@@ -240,11 +250,13 @@ int resident_grid(Kernel k, int threads, std::size_t smem = 0)
   return sms * per_sm;
 }
 
-// B1 (finish = false) or B1+ (finish = true); graph: B1b's WHILE node instead of B1a's host loop.
-template <int Threads, int Items>
+// B1 (finish = false) or B1+ (finish = true); graph: B1b's WHILE node instead of B1a's host loop;
+// Levels: tree levels a split takes (the seed's B1: one).
+template <int Threads, int Items, int Levels = 1>
 class level_sync
 {
-  static constexpr std::uint32_t tile = level_tiles<Threads, Items>::size;
+  static constexpr std::uint32_t tile    = level_tiles<Threads, Items, Levels>::size;
+  static constexpr std::uint32_t buckets = level_tiles<Threads, Items, Levels>::buckets;
   bool finish_, graph_;
   device_array<level_state> st_;
   device_array<node> nodes_[2], small_;
@@ -262,9 +274,11 @@ public:
   level_sync(bool finish, bool graph)
       : finish_(finish)
       , graph_(graph)
-      , grid_{resident_grid(level_count<Threads, Items>, Threads), resident_grid(level_split<Threads, Items>, Threads),
-              resident_grid(level_scatter<Threads, Items>, Threads), resident_grid(level_settle<Threads, Items>, Threads),
-              resident_grid(level_finish<Threads, Items>, Threads, block_finish<Threads>::bytes)}
+      , grid_{resident_grid(level_count<Threads, Items, Levels>, Threads),
+              resident_grid(level_split<Threads, Items, Levels>, Threads),
+              resident_grid(level_scatter<Threads, Items, Levels>, Threads),
+              resident_grid(level_settle<Threads, Items, Levels>, Threads),
+              resident_grid(level_finish<Threads, Items, Levels>, Threads, block_finish<Threads>::bytes)}
   {
     PTXW_BENCH_CHECK(cudaMallocHost(&pinned_, sizeof(std::uint32_t)));
   }
@@ -279,9 +293,10 @@ public:
     (void) cudaFreeHost(pinned_);
   }
 
-  const char* name() const
+  std::string name() const
   {
-    return finish_ ? (graph_ ? "B1b+" : "B1+") : (graph_ ? "B1b" : "B1a");
+    return std::string(finish_ ? (graph_ ? "B1b+" : "B1+") : (graph_ ? "B1b" : "B1a")) +
+           (Levels == 1 ? "" : ", " + std::to_string(Levels) + " levels a split");
   }
 
   // A build of n > T particles into buf/out.
@@ -289,21 +304,24 @@ public:
   {
     if (finish_ && t >= max_window)
     {
-      throw std::invalid_argument(std::string("octree ") + name() + ": T = " + std::to_string(t) + ": at most " +
+      throw std::invalid_argument("octree " + name() + ": T = " + std::to_string(t) + ": at most " +
                                   std::to_string(max_window - 1) + " with the shared-memory finish");
     }
     const std::size_t node_cap = n / (t + 1) + 1, tile_cap = n / tile + node_cap + 1;
+    const std::size_t split_cap = (finish_ ? n / (finish_size + 1) : n / (t + 1)) + 1; // nodes a level splits
     st_.reserve(1);
     small_.reserve(finish_ ? node_cap : 1);
     for (int i = 0; i < 2; ++i)
     {
       nodes_[i].reserve(node_cap);
       tiles_[i].reserve(tile_cap);
-      counts_[i].reserve(8 * node_cap);
+      counts_[i].reserve(buckets * split_cap);
     }
+    buffers moved = buf;
+    moved.levels  = Levels;
     const level_args a{st_.get(), {nodes_[0].get(), nodes_[1].get()}, {tiles_[0].get(), tiles_[1].get()},
-                       {counts_[0].get(), counts_[1].get()}, small_.get(), buf, out, t, finish_ ? finish_size : 0};
-    level_start<Threads, Items><<<64, 256>>>(a, n);
+                       {counts_[0].get(), counts_[1].get()}, small_.get(), moved, out, t, finish_ ? finish_size : 0};
+    level_start<Threads, Items, Levels><<<64, 256>>>(a, n);
     if (graph_)
     {
       launch_graph(a);
@@ -326,15 +344,15 @@ public:
 private:
   void level(const level_args& a, cudaGraphConditionalHandle h, bool in_graph, cudaStream_t s)
   {
-    level_count<Threads, Items><<<grid_.count, Threads, 0, s>>>(a);
-    level_split<Threads, Items><<<grid_.split, Threads, 0, s>>>(a);
-    level_scatter<Threads, Items><<<grid_.scatter, Threads, 0, s>>>(a);
-    level_settle<Threads, Items><<<grid_.settle, Threads, 0, s>>>(a);
+    level_count<Threads, Items, Levels><<<grid_.count, Threads, 0, s>>>(a);
+    level_split<Threads, Items, Levels><<<grid_.split, Threads, 0, s>>>(a);
+    level_scatter<Threads, Items, Levels><<<grid_.scatter, Threads, 0, s>>>(a);
+    level_settle<Threads, Items, Levels><<<grid_.settle, Threads, 0, s>>>(a);
     if (finish_)
     {
-      level_finish<Threads, Items><<<grid_.finish, Threads, block_finish<Threads>::bytes, s>>>(a);
+      level_finish<Threads, Items, Levels><<<grid_.finish, Threads, block_finish<Threads>::bytes, s>>>(a);
     }
-    level_advance<Threads, Items><<<1, 1, 0, s>>>(a, h, in_graph);
+    level_advance<Threads, Items, Levels><<<1, 1, 0, s>>>(a, h, in_graph);
   }
 
   void launch_graph(const level_args& a)

@@ -59,11 +59,27 @@ __host__ __device__ inline std::uint32_t key30(float4 p)
   return static_cast<std::uint32_t>(key63(p) >> 33);
 }
 
+// The `Levels` digits below a node at `depth` (bucket in [0, 8^Levels), the nearer digit higher):
+// which descendant `Levels` levels down the particle falls in. Digits past max_depth read as 0, so
+// a split near the cap puts a cell's particles in one bucket.
+template <int Levels>
+__host__ __device__ inline int bucket(float4 p, int depth)
+{
+  const std::uint32_t x = quantize(p.x), y = quantize(p.y), z = quantize(p.z);
+  int b = 0;
+#pragma unroll
+  for (int j = 0; j < Levels; ++j)
+  {
+    const int s = 20 - depth - j;
+    b           = b << 3 | (s < 0 ? 0 : static_cast<int>((x >> s & 1) << 2 | (y >> s & 1) << 1 | (z >> s & 1)));
+  }
+  return b;
+}
+
 // Which child of a node at `depth` the particle falls in (the key's digit at depth + 1).
 __host__ __device__ inline int octant(float4 p, int depth)
 {
-  const int s = 20 - depth;
-  return static_cast<int>((quantize(p.x) >> s & 1) << 2 | (quantize(p.y) >> s & 1) << 1 | (quantize(p.z) >> s & 1));
+  return bucket<1>(p, depth);
 }
 
 __host__ __device__ inline std::uint64_t code_of(std::uint64_t key63, int depth)

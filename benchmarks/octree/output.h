@@ -1,8 +1,11 @@
 // benchmarks/octree/output.h: where every device builder reads and writes. Particles ping-pong
-// between two buffers by depth (a node at depth d lives in at(d): the input at depth 0, then a, b,
-// a, ...), so a node needs no flag saying where it is; leaves end in `a`, which is the output:
-// a leaf found in `b` or the input is copied there. Leaves are appended with one atomic per block
-// (a single counter taking one atomic per leaf would cost ~1.5 ms for the 2 M leaves of 10^7, T = 16).
+// between two buffers, one move a split: a split takes `levels` levels of the tree at once, so a
+// node at depth d was last moved by the split of pass ceil(d / levels) and lives in at(d): the
+// input at pass 0, then a, b, a, ... (a node needs no flag saying where it is, and every
+// descendant a split makes, at any of its levels, lands in the same buffer). Leaves end in `a`,
+// which is the output: a leaf found in `b` or the input is copied there. Leaves are appended with
+// one atomic per block (a single counter taking one atomic per leaf would cost ~1.5 ms for the
+// 2 M leaves of 10^7, T = 16).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,14 +22,18 @@ struct buffers
   const float4* in;
   float4* a; // the output
   float4* b;
+  std::int64_t levels = 1; // tree levels a split takes (the builder's); 64-bit: no padding in the
+                           // kernel arguments that B1b compares byte for byte
 
   __device__ const float4* at(int depth) const
   {
-    return depth == 0 ? in : (depth & 1) ? a : b;
+    const int l    = static_cast<int>(levels);
+    const int pass = (depth + l - 1) / l;
+    return pass == 0 ? in : (pass & 1) ? a : b;
   }
-  __device__ float4* dst(int depth) const // where the children of a node at `depth` go
+  __device__ float4* dst(int depth) const // where the descendants of a node split at `depth` go
   {
-    return (depth & 1) ? b : a;
+    return const_cast<float4*>(at(depth + 1));
   }
 };
 

@@ -1,8 +1,9 @@
-// benchmarks/octree/tile.h: one block splitting a tile of a node's particles eight ways -- the step
-// every partition-based builder repeats (level-synchronous tiles, the dynamic builder's chunks and
-// one-block nodes). A tile is at most Threads x Items particles, loaded striped (coalesced).
-// Within a warp, particles of one octant are ranked with one match and one shared atomic by the
-// lowest lane (not stable: the leaf set does not depend on the order inside a leaf).
+// benchmarks/octree/tile.h: one block splitting a tile of a node's particles 8^Levels ways (the
+// node's descendants Levels levels down) -- the step every partition-based builder repeats
+// (level-synchronous tiles, the dynamic builder's chunks and one-block nodes). A tile is at most
+// Threads x Items particles, loaded striped (coalesced). Within a warp, particles of one bucket
+// are ranked with one match and one shared atomic by the lowest lane (not stable: the leaf set
+// does not depend on the order inside a leaf).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,25 +15,32 @@
 namespace ptxw_bench::octree
 {
 
-template <int Threads, int Items>
+// Buckets of a split of `levels` levels.
+__host__ __device__ constexpr int buckets_of(int levels)
+{
+  return levels == 0 ? 1 : 8 * buckets_of(levels - 1);
+}
+
+template <int Threads, int Items, int Levels = 1>
 struct tile_split
 {
-  static constexpr int size = Threads * Items;
+  static constexpr int size    = Threads * Items;
+  static constexpr int buckets = buckets_of(Levels);
 
   struct storage
   {
-    std::uint32_t count[8], base[8];
+    std::uint32_t count[buckets], base[buckets];
   };
 
   // Adds one to counter[o] for each particle, by warp: returns the particle's rank among the warp's
-  // particles of that octant before it (its slot when `counter` holds a base). o = 8: none.
+  // particles of that bucket before it (its slot when `counter` holds a base). o = buckets: none.
   __device__ static std::uint32_t add(std::uint32_t* counter, int o)
   {
     const unsigned peers  = __match_any_sync(~0u, o);
     const unsigned lane   = threadIdx.x & 31;
     const int leader      = __ffs(peers) - 1;
     std::uint32_t base    = 0;
-    if (o < 8 && lane == static_cast<unsigned>(leader))
+    if (o < buckets && lane == static_cast<unsigned>(leader))
     {
       base = atomicAdd(&counter[o], __popc(peers));
     }
@@ -40,14 +48,14 @@ struct tile_split
     return base + __popc(peers & ((1u << lane) - 1));
   }
 
-  // Octant counts of src[begin, begin + n) (any n, block-strided) added to `counts` (shared or
-  // global, zeroed by the caller): per tile into shared memory first, then eight atomics.
+  // Bucket counts of src[begin, begin + n) (any n, block-strided) added to `counts` (shared or
+  // global, zeroed by the caller): per tile into shared memory first, then an atomic a bucket.
   __device__ static void count(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n, int depth,
                                std::uint32_t* counts)
   {
-    if (threadIdx.x < 8)
+    for (int o = threadIdx.x; o < buckets; o += Threads)
     {
-      s.count[threadIdx.x] = 0;
+      s.count[o] = 0;
     }
     __syncthreads();
     for (std::uint32_t t = 0; t < n; t += size)
@@ -56,24 +64,27 @@ struct tile_split
       for (int k = 0; k < Items; ++k)
       {
         const std::uint32_t i = t + k * Threads + threadIdx.x;
-        (void) add(s.count, i < n ? octant(src[begin + i], depth) : 8);
+        (void) add(s.count, i < n ? bucket<Levels>(src[begin + i], depth) : buckets);
       }
     }
     __syncthreads();
-    if (threadIdx.x < 8 && s.count[threadIdx.x] != 0)
+    for (int o = threadIdx.x; o < buckets; o += Threads)
     {
-      atomicAdd(&counts[threadIdx.x], s.count[threadIdx.x]);
+      if (s.count[o] != 0)
+      {
+        atomicAdd(&counts[o], s.count[o]);
+      }
     }
   }
 
-  // Moves src[begin, begin + n), n <= size, to dst: the block reserves each octant's run with one
+  // Moves src[begin, begin + n), n <= size, to dst: the block reserves each bucket's run with one
   // atomic on `cursor[o]` (absolute positions; shared or global) and places its particles there.
   __device__ static void scatter(storage& s, const float4* src, float4* dst, std::uint32_t begin, std::uint32_t n,
                                  int depth, std::uint32_t* cursor)
   {
-    if (threadIdx.x < 8)
+    for (int o = threadIdx.x; o < buckets; o += Threads)
     {
-      s.count[threadIdx.x] = 0;
+      s.count[o] = 0;
     }
     __syncthreads();
     float4 v[Items];
@@ -83,24 +94,24 @@ struct tile_split
     for (int k = 0; k < Items; ++k)
     {
       const std::uint32_t i = k * Threads + threadIdx.x;
-      o[k]                  = 8;
+      o[k]                  = buckets;
       if (i < n)
       {
         v[k] = src[begin + i];
-        o[k] = octant(v[k], depth);
+        o[k] = bucket<Levels>(v[k], depth);
       }
       r[k] = add(s.count, o[k]);
     }
     __syncthreads();
-    if (threadIdx.x < 8)
+    for (int b = threadIdx.x; b < buckets; b += Threads)
     {
-      s.base[threadIdx.x] = s.count[threadIdx.x] != 0 ? atomicAdd(&cursor[threadIdx.x], s.count[threadIdx.x]) : 0;
+      s.base[b] = s.count[b] != 0 ? atomicAdd(&cursor[b], s.count[b]) : 0;
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
-      if (o[k] < 8)
+      if (o[k] < buckets)
       {
         dst[s.base[o[k]] + r[k]] = v[k];
       }

@@ -224,7 +224,7 @@ class OctreeBuild
 {
 public:
   template <class Builder>
-  void expect_reference(Builder& b, const char* what)
+  void expect_reference(Builder& b, const std::string& what)
   {
     const build_case c     = GetParam();
     const auto p           = with_coincident(make_particles(c.s, c.n, 11), c.coincident);
@@ -266,6 +266,20 @@ TEST_P(OctreeBuild, LevelSyncSharedFinish)
   expect_reference(g, "B1b+");
 }
 
+// Two levels a split (64 buckets, descend.h): leaves, finishes and the depth cap met between the
+// levels as well as at the second.
+TEST_P(OctreeBuild, LevelSyncTwoLevelsASplit)
+{
+  level_sync<256, 8, 2> b(false, false);
+  expect_reference(b, "B1a, 2 levels a split");
+  level_sync<256, 8, 2> f(true, false);
+  expect_reference(f, "B1+, 2 levels a split");
+  level_sync<256, 8, 2> g(true, true);
+  expect_reference(g, "B1b+, 2 levels a split");
+  level_sync<256, 8, 3> three(true, false); // 512 buckets: more than a block's threads
+  expect_reference(three, "B1+, 3 levels a split");
+}
+
 TEST_P(OctreeBuild, SortBased)
 {
   sort_build b;
@@ -301,6 +315,14 @@ void dynamic_cases(OctreeBuild& test, const char* method)
   test.expect_reference(b, method);
   dynamic_builder<Method, 256> faithful(method, true);
   test.expect_reference(faithful, "one block a node");
+  dynamic_builder<Method, 256, 2> two(method, false, 1024); // two levels a split
+  test.expect_reference(two, std::string(method) + ", 2 levels a split");
+  EXPECT_EQ(two.dropped(), 0u);
+  two.blocks = 1;
+  test.expect_reference(two, std::string(method) + ", 2 levels a split, one block");
+  dynamic_builder<Method, 256, 3> three(method, false, 1024); // 512 buckets: two descendants a thread
+  test.expect_reference(three, std::string(method) + ", 3 levels a split");
+  EXPECT_EQ(three.dropped(), 0u);
 }
 
 TEST_P(OctreeBuild, DynamicStealing)
