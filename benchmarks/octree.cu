@@ -38,6 +38,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "harness.h"
@@ -155,6 +156,7 @@ struct contender
   bool checked                     = true; // false: not a build (the copy)
   std::function<std::string()> after = [] { return std::string(); }; // a failure the leaf check cannot see
   int threads = 256, blocks = 0; // blocks 0: as the builder sizes its grids (resident)
+  int levels  = 1; // tree levels a split takes: the row's bound, and which B1+ it is held against
   double best = 0, worst = 0;
   std::string check = "-";
 };
@@ -192,13 +194,18 @@ const char* method_name<ptxw::tasks::static_list_graph>()
 {
   return "list (graph)"; // short: the table's column holds 28 characters
 }
+// The methods that lead the table (the seed's NIL-slot and locked queues are 3-20 x slower).
+template <class Method>
+inline constexpr bool fast = !std::is_same_v<Method, ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>> &&
+                             !std::is_same_v<Method, ptxw::tasks::locked_queue>;
+
 using methods = std::tuple<ptxw::tasks::stealing, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>,
                            ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>, ptxw::tasks::locked_queue,
                            ptxw::tasks::static_list, ptxw::tasks::static_list_graph>;
 
 // A dynamic builder as a contender: its pool's counters as the row's statistics.
-template <class Method, int Threads>
-contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads>& b)
+template <class Method, int Threads, int Levels>
+contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads, Levels>& b)
 {
   contender c{b.name(), [&tree, &b] { tree.build(b); }};
   c.stats = [&b] {
@@ -212,6 +219,7 @@ contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads>&
   };
   c.threads = Threads;
   c.blocks  = b.blocks;
+  c.levels  = Levels;
   return c;
 }
 
@@ -292,25 +300,34 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
     }
     return 0.0;
   };
-  const double copy = best_of("copy"), bound = (ref.passes_above_cutoff + 1) * copy;
-  const double b1a = best_of("B1a"), b1p = best_of("B1+"), b2 = best_of("B2");
-  std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N; "
-              "copy %.3f ms (%.0f GB/s r+w); bound %.3f ms\n",
-              name(s), n, t, ref.internal, ref.set.leaves, ref.set.overfull, ref.set.depth, ref.passes_above_cutoff,
-              copy, 32.0 * n / copy * 1e-6, bound);
-  std::printf("  %-28s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
+  // Per row: its bound and its B1+ (the same levels a split).
+  const double copy = best_of("copy");
+  double bound[3], b1p[3];
+  for (int l = 0; l < 3; ++l)
+  {
+    bound[l] = (ref.passes_above_cutoff[l] + 1) * copy;
+    b1p[l]   = best_of(l == 0 ? "B1+" : ("B1+, " + std::to_string(l + 1) + " levels a split").c_str());
+  }
+  const double b1a = best_of("B1a"), b2 = best_of("B2");
+  std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N "
+              "(2 and 3 levels a split: %.2f N, %.2f N); copy %.3f ms (%.0f GB/s r+w); bound %.3f ms (%.3f, %.3f)\n",
+              name(s), n, t, ref.internal, ref.set.leaves, ref.set.overfull, ref.set.depth, ref.passes_above_cutoff[0],
+              ref.passes_above_cutoff[1], ref.passes_above_cutoff[2], copy, 32.0 * n / copy * 1e-6, bound[0], bound[1],
+              bound[2]);
+  std::printf("  %-32s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
               "xB2", "tasks", "steals", "failCAS", "check");
   for (const contender& c : cs)
   {
     const stats_row st = c.stats();
-    std::printf("  %-28s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
-                100.0 * (c.worst - c.best) / c.best, c.best / bound, c.best / b1a, c.best / b1p, c.best / b2, st.tasks,
+    const double cb = bound[c.levels - 1], cp = b1p[c.levels - 1];
+    std::printf("  %-32s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
+                100.0 * (c.worst - c.best) / c.best, c.best / cb, c.best / b1a, c.best / cp, c.best / b2, st.tasks,
                 st.steals, st.failed_cas, c.check.c_str());
     if (csv.f != nullptr)
     {
       std::fprintf(csv.f, "%s,%s,%zu,%u,\"%s\",%d,%d,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s\n", mode, name(s), n,
-                   t, c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, bound, c.best / bound, c.best / b1a,
-                   c.best / b1p, c.best / b2, st.tasks, st.steals, st.failed_cas,
+                   t, c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, cb, c.best / cb, c.best / b1a,
+                   c.best / cp, c.best / b2, st.tasks, st.steals, st.failed_cas,
                    c.check.rfind("FAIL", 0) == 0 ? "FAIL" : c.check.c_str());
     }
   }
@@ -341,6 +358,13 @@ void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynam
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=64K", false, 65536));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=16K", false, 16384));
   add(std::make_shared<dynamic_builder<Method, 512>>(m + ", 512 threads", false));
+  if constexpr (fast<Method>) // several levels a split: the methods that lead, not the seed's slow queues
+  {
+    add(std::make_shared<dynamic_builder<Method, 256, 2>>(m + ", 2 levels", false));
+    add(std::make_shared<dynamic_builder<Method, 512, 2>>(m + ", 512 thr., 2 levels", false));
+    add(std::make_shared<dynamic_builder<Method, 512, 2>>(m + ", 512 thr., 2 lv., C=16K", false, 16384));
+    add(std::make_shared<dynamic_builder<Method, 512, 3>>(m + ", 512 thr., 3 levels", false));
+  }
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", one block a node", true));
 }
 
@@ -349,6 +373,8 @@ void table(const options& o, csv_file& csv)
 {
   device_tree tree;
   level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
+  level_sync<256, 8, 2> b1p2(true, false), b1bp2(true, true);
+  level_sync<256, 8, 3> b1p3(true, false), b1bp3(true, true);
   sort_build b2;
   cdp_build b3(false), b3p(true);
   std::vector<std::shared_ptr<void>> keep;
@@ -367,11 +393,18 @@ void table(const options& o, csv_file& csv)
         b2.key_bits       = ref.set.depth <= 10 ? 30 : 63;
         const buffers buf = tree.bufs();
         std::vector<contender> cs;
-        auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
+        auto add = [&](auto& builder, int levels = 1) {
+          cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }});
+          cs.back().levels = levels;
+        };
         add(b1a);
         add(b1b);
         add(b1p);
         add(b1bp);
+        add(b1p2, 2);
+        add(b1bp2, 2);
+        add(b1p3, 3);
+        add(b1bp3, 3);
         add(b2);
         cs.push_back(cdp_contender(tree, b3));
         cs.push_back(cdp_contender(tree, b3p));

@@ -32,13 +32,15 @@ struct reference_tree
 {
   leaf_set set;
   std::size_t internal        = 0;
-  double passes_above_cutoff  = 0; // particles in internal nodes of more than `cutoff`, in units of N
+  // Particles in internal nodes of more than `cutoff`, in units of N, where a split takes l + 1
+  // levels (descend.h): [l] counts the nodes at depths that are multiples of l + 1.
+  double passes_above_cutoff[3] = {0, 0, 0};
 };
 
 namespace detail
 {
 inline void split(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& k, std::size_t lo, std::size_t hi,
-                  int depth, std::uint32_t t, std::size_t cutoff, reference_tree& r, std::size_t& above)
+                  int depth, std::uint32_t t, std::size_t cutoff, reference_tree& r, std::size_t (&above)[3])
 {
   if (hi == lo)
   {
@@ -57,7 +59,10 @@ inline void split(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& k,
     return;
   }
   ++r.internal;
-  above += hi - lo > cutoff ? hi - lo : 0;
+  for (int l = 0; l < 3; ++l)
+  {
+    above[l] += hi - lo > cutoff && depth % (l + 1) == 0 ? hi - lo : 0;
+  }
   const int shift = 3 * (max_depth - depth - 1);
   std::size_t b   = lo;
   for (std::uint64_t o = 0; o < 8; ++o)
@@ -83,9 +88,12 @@ inline reference_tree reference(const input& in, std::size_t cutoff)
   std::sort(k.begin(), k.end());
   reference_tree r;
   r.set.leaf_of.assign(p.size(), 0);
-  std::size_t above = 0;
+  std::size_t above[3] = {0, 0, 0};
   detail::split(k, 0, k.size(), 0, in.leaf_capacity, cutoff, r, above);
-  r.passes_above_cutoff = p.empty() ? 0.0 : double(above) / double(p.size());
+  for (int l = 0; l < 3; ++l)
+  {
+    r.passes_above_cutoff[l] = p.empty() ? 0.0 : double(above[l]) / double(p.size());
+  }
   return r;
 }
 
