@@ -8,7 +8,9 @@
 //    so every owner's deque holds one or two tasks and pops while idle blocks steal.
 // 2. The deque alone: groups of one owner and three thieves; per round the owner pushes two tasks
 //    and pops until its deque is empty while the thieves steal; every task counted once.
-// 3. The Chase-Lev deque alone again, with pop's store of bottom held as a store buffer may hold it
+// 3. The deque alone again, with thieves held up between the entry's read and their CAS
+//    (faults::thief_stall_ns): the ABA window of the one_word deque, which its pop count closes.
+// 4. The Chase-Lev deque alone again, with pop's store of bottom held as a store buffer may hold it
 //    (faults::late_store_ns): the store->load reordering that the fence forbids, made to happen
 //    where the PTX model allows it, since the H100 shows it too rarely to be seen here.
 // Over many rounds: 0 duplicates, 0 losses (docs/task-queues.md says what the fence-drop mutant did).
@@ -195,6 +197,18 @@ void deque_alone(const tasks::faults& f, unsigned rounds, unsigned launches)
 TYPED_TEST(TasksDequeLitmus, OwnerAndThievesOnTheDequeAlone)
 {
   deque_alone<TypeParam>(tasks::faults{}, 20000, 5);
+}
+
+// Thieves held up between their read of the entry and their CAS (faults::thief_stall_ns), while
+// the owner pops its two tasks and pushes two more: the one_word deque's word is then what the
+// thief loaded but for the pop count, and without that count the thief's CAS would succeed with
+// the entry of a task the owner already ran (the mutant in tools/mutation/mutants.txt). Chase-Lev's
+// positions only grow: its top CAS fails there anyway.
+TYPED_TEST(TasksDequeLitmus, OwnerAndThievesWithStalledThieves)
+{
+  tasks::faults f{};
+  f.thief_stall_ns = 2000;
+  deque_alone<TypeParam>(f, 2000, 3);
 }
 
 // Chase-Lev (the one_word deque stores nothing before a fence: the fault has no step there).

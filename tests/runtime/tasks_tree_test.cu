@@ -2,7 +2,8 @@
 // exactly once, the pool finishes (next() empty only when no task is live), the statistics agree.
 // Then the same under injected faults -- spurious CAS failures, delayed publication, an owner
 // stalled between its bottom store and its fence, its bottom store held until the fence, every
-// task stolen, tiny queues -- over 1000 small launches per method: 0 lost, 0 run twice.
+// task stolen, thieves stalled before their CAS, tiny queues -- over 1000 small launches per
+// method: 0 lost, 0 run twice.
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
@@ -123,20 +124,21 @@ TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 }
 
 // >= 1000 fault-injected launches of small trees: spurious CAS failures (p = 0.3), delayed
-// publication, stalled owners, pop's bottom store held until its fence, every task stolen, tiny
-// queues -- 0 lost, 0 run twice.
+// publication, stalled owners, pop's bottom store held until its fence, every task stolen, thieves
+// stalled before their CAS, tiny queues -- 0 lost, 0 run twice.
 TYPED_TEST(TasksTree, FaultInjectedLaunches)
 {
   const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
-  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, tiny{};
+  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, thief{}, tiny{};
   cas.spurious_cas       = p30;
   delay.publish_delay_ns = 2000;
   stall.owner_stall_ns   = 2000;
   late.late_store_ns     = 2000;
   steal.steal_only       = 1;
+  thief.thief_stall_ns   = 2000;
   tiny.capacity          = 2;
   tiny.spurious_cas      = p30;
-  for (const tasks::faults& f : {cas, delay, stall, late, steal})
+  for (const tasks::faults& f : {cas, delay, stall, late, steal, thief})
   {
     this->run({{0, 0}}, 5, 256, 200, f, 16);
   }

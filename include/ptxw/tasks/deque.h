@@ -171,6 +171,7 @@ struct backend<T, ::ptxw::tasks::stealing>
     }
     ++c.steals_tried;
     out = slot(p, victim, t);
+    steps::thief_stall(p);
     if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_release(&d.top, t, t + 1))
     {
       ++c.failed_cas; // the owner or another thief took it

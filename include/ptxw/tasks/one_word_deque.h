@@ -32,7 +32,9 @@
 //         the CAS that frees the slot for the owner; nothing after it needs an acquire).
 // No fence.sc anywhere: no operation orders a store before a later load of another word.
 // The faults that have a step here: spurious_cas (pop's and steal's CAS), publish_delay_ns,
-// steal_only, capacity; owner_stall_ns and late_store_ns have none (no store before a fence).
+// steal_only, thief_stall_ns (which opens the ABA window the pop count closes: the litmus test
+// OwnerAndThievesWithStalledThieves), capacity; owner_stall_ns and late_store_ns have none (no
+// store before a fence).
 #pragma once
 
 #include <ptxw/tasks/block_deques.h>
@@ -150,6 +152,7 @@ struct backend<T, ::ptxw::tasks::stealing_deques<::ptxw::tasks::one_word>>
     }
     ++c.steals_tried;
     out = slot(p, victim, word::top(w));
+    steps::thief_stall(p);
     if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_release(&d.word, w, w + word::top_one))
     {
       ++c.failed_cas; // the owner or another thief changed the word

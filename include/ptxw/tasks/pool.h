@@ -35,6 +35,7 @@ struct faults
   ::cuda::std::uint32_t owner_stall_ns; // chase_lev: a sleep in pop between the bottom store and its fence
   ::cuda::std::uint32_t late_store_ns; // chase_lev: pop's bottom store held as in a store buffer (tasks/deque.h)
   ::cuda::std::uint32_t steal_only; // the deques: no block pops; every task is stolen (its own deque too)
+  ::cuda::std::uint32_t thief_stall_ns; // the deques: a sleep in steal between the entry's read and the CAS
   ::cuda::std::uint32_t capacity; // host side: each queue's capacity forced to this (0: as asked)
   ::cuda::std::uint32_t seed;
 };

@@ -80,15 +80,17 @@ extern "C" __global__ void ptxw_publish(pool p, unsigned child, long long bottom
 // SASS:       LDG.E R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64] ;
 // SASS-NOT:   MEMBAR
 
-// Steal: the acquire load of the word, the entry at top, then the release (MEMBAR.ALL.GPU) and the
-// CAS of the same word from the value loaded -- one MEMBAR, and not the SC one.
+// Steal: the acquire load of the word, the entry at top, then (past the thief_stall fault's sleep)
+// the release (MEMBAR.ALL.GPU) and the CAS of the same word from the value loaded -- one MEMBAR,
+// and not the SC one.
 // SASS-LABEL: Function : ptxw_steal
 // SASS-NOT:   MEMBAR
 // SASS:       LDG.E.64.STRONG.GPU R[[W:[0-9]+]], desc[UR{{[0-9]+}}][R[[WORD:[0-9]+]].64] ;
 // SASS-NEXT:  CCTL.IVALL ;
 // SASS-NOT:   {{MEMBAR|ATOMG}}
 // SASS:       LDG.E R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64] ;
-// SASS-NEXT:  MEMBAR.ALL.GPU ;
+// SASS-NOT:   {{MEMBAR|ATOMG|LDG|STG}}
+// SASS:       MEMBAR.ALL.GPU ;
 // SASS-NEXT:  ERRBAR ;
 // SASS-NEXT:  CGAERRBAR ;
 // SASS-NEXT:  ATOMG.E.CAS.64.STRONG.GPU PT, R{{[0-9]+}}, [R[[WORD]]], R[[W]], R{{[0-9]+}} ;
