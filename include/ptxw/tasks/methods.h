@@ -8,7 +8,8 @@
 PTXW_NAMESPACE_BEGIN
 namespace tasks {
 // The kinds of stealing_deques: per-block deques in global memory, the owner block pushes and pops
-// at the bottom, idle blocks steal at the top. Capacity: tasks per block's deque.
+// at the bottom, idle blocks steal at the top. Capacity: tasks per block's deque (one_word: at
+// most 2^23, its positions being mod 2^24).
 struct chase_lev // top and bottom in two words, pop and steal each behind a fence.sc (tasks/deque.h)
 {};
 struct one_word // top, bottom and a pop count in one 64-bit word, every change a CAS (tasks/one_word_deque.h)
