@@ -10,7 +10,9 @@
 //    And each queue alone: every block's leader pushes one task and takes one, repeatedly (an
 //    enqueue + dequeue pair; the deque: its owner's push, publish and pop); and dequeues alone,
 //    from a queue the host filled, every leader taking until it is empty.
-// 2. Latency: a steal (ld top, fence.sc, ld.acquire bottom, the entry, CAS) and an owner's pop,
+// 2. Latency: a steal and an owner's pop of each kind of deque -- Chase-Lev (ld top, fence.sc,
+//    ld.acquire bottom, the entry, CAS; pop: st bottom, fence.sc, ld top, the entry) and one_word
+//    (ld.acquire the word, the entry, release CAS; pop: ld.acquire the word, CAS, the entry) --
 //    one thread on an otherwise idle GPU, in units of one dependent atomic (atom.add whose address
 //    depends on the previous one's result); beside them the parts: a dependent load, and one
 //    after each fence.
@@ -232,11 +234,11 @@ __global__ void dependent_steps(unsigned long long* words, int n)
 }
 
 // One thread: `n` steals (or pops) from deque 0, seeded with at least n tasks.
-template <bool Steal>
-__global__ void one_thread_takes(tasks::pool<job, tasks::stealing> p, int n, unsigned* got)
+template <class Method, bool Steal>
+__global__ void one_thread_takes(tasks::pool<job, Method> p, int n, unsigned* got)
 {
-  using backend = ptxw::detail::tasks::backend<job, tasks::stealing>;
-  backend::local l{};
+  using backend = ptxw::detail::tasks::backend<job, Method>;
+  typename backend::local l{};
   backend::open(p, l);
   tasks::counters c{};
   ptxw::detail::tasks::entry<job> e;
@@ -298,7 +300,9 @@ int main()
               prop.multiProcessorCount, kTasks, kRoots, kDepth, kThreads);
 
   // 1. Throughput.
+  using one_word = tasks::stealing_deques<tasks::one_word>;
   contender<tasks::stealing> stealing("stealing", 64);
+  contender<one_word> packed("stealing_deques<one_word>", 64);
   contender<tasks::lockfree_queue<tasks::ticket_ring>> ring("lockfree_queue<ticket_ring>", 1u << 18);
   contender<tasks::lockfree_queue<tasks::nil_slots>> nil("lockfree_queue<nil_slots>", 1u << 18);
   contender<tasks::locked_queue> locked("locked_queue", 1u << 18);
@@ -311,7 +315,8 @@ int main()
   event_timer t;
   const int leader_iters = 2000, thread_iters = 200;
   const auto best        = best_in_turn<double>(
-    3, [&] { return stealing.us(); }, [&] { return ring.us(); }, [&] { return nil.us(); },
+    3, [&] { return stealing.us(); }, [&] { return packed.us(); }, [&] { return ring.us(); },
+    [&] { return nil.us(); },
     [&] { return locked.us(); }, [&] { return list.us(); }, [&] { return graph.us(); },
     [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, 1); }); },
     [&] {
@@ -319,26 +324,28 @@ int main()
     },
     [&] { return t.us([&] { contended_add<<<grid, kThreads>>>(counter.get(), sink.get(), leader_iters, 1, true); }); });
   PTXW_BENCH_CHECK(cudaGetLastError());
-  const double leader_ops = static_cast<double>(grid) * leader_iters / best[6] * 1e6;
-  const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[7] * 1e6;
-  const double chain_ops  = static_cast<double>(grid) * leader_iters / best[8] * 1e6;
+  constexpr int pools      = 7; // best[pools ...]: the counters
+  const double leader_ops = static_cast<double>(grid) * leader_iters / best[pools] * 1e6;
+  const double thread_ops = static_cast<double>(grid) * kThreads * thread_iters / best[pools + 1] * 1e6;
+  const double chain_ops  = static_cast<double>(grid) * leader_iters / best[pools + 2] * 1e6;
   std::printf("grid %d blocks (resident)                time      tasks/s   / counter (1 leader per block)   "
               "steals won   failed CAS   max occupancy\n",
               grid);
-  const tasks::pool_stats* stats[] = {&stealing.last, &ring.last, &nil.last, &locked.last, &list.last, &graph.last};
-  const char* names[]              = {stealing.name, ring.name, nil.name, locked.name, list.name, graph.name};
-  for (int i = 0; i < 6; ++i)
+  const tasks::pool_stats* stats[] = {&stealing.last, &packed.last, &ring.last, &nil.last,
+                                      &locked.last,   &list.last,   &graph.last};
+  const char* names[] = {stealing.name, packed.name, ring.name, nil.name, locked.name, list.name, graph.name};
+  for (int i = 0; i < pools; ++i)
   {
     const double rate = kTasks / best[i] * 1e6;
     std::printf("%-36s %9.1f us  %9.3g   %6.3f   %28llu %12llu %15llu\n", names[i], best[i], rate, rate / leader_ops,
                 stats[i]->steals_won, stats[i]->failed_cas, stats[i]->max_occupancy);
   }
-  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[6],
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader)\n", "atom.add counter, 1 leader per block", best[pools],
               leader_ops, leader_iters);
-  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n", "atom.add counter, every thread", best[7], thread_ops,
-              thread_iters);
+  std::printf("%-36s %9.1f us  %9.3g ops/s (%d per thread)\n", "atom.add counter, every thread", best[pools + 1],
+              thread_ops, thread_iters);
   std::printf("%-36s %9.1f us  %9.3g ops/s (%d per leader, each waiting for the last)\n\n",
-              "atom.add counter, 1 leader, dependent", best[8], chain_ops, leader_iters);
+              "atom.add counter, 1 leader, dependent", best[pools + 2], chain_ops, leader_iters);
 
   // 1b. Each queue alone.
   const int pairs_per_leader = 100;
@@ -358,6 +365,7 @@ int main()
   };
   const auto alone = best_in_turn<double>(
     3, [&] { return pairs_us(stealing, push_take_pairs<tasks::stealing>); },
+    [&] { return pairs_us(packed, push_take_pairs<one_word>); },
     [&] { return pairs_us(ring, push_take_pairs<tasks::lockfree_queue<tasks::ticket_ring>>); },
     [&] { return pairs_us(nil, push_take_pairs<tasks::lockfree_queue<tasks::nil_slots>>); },
     [&] { return pairs_us(locked, push_take_pairs<tasks::locked_queue>); });
@@ -365,8 +373,9 @@ int main()
   std::printf("each queue alone: %d leaders x %d (push + take)        time   pairs/s   / counter (1 leader per "
               "block)\n",
               grid, pairs_per_leader);
-  const char* queue_names[] = {"stealing (own deque: push, publish, pop)", ring.name, nil.name, locked.name};
-  for (int i = 0; i < 4; ++i)
+  const char* queue_names[] = {"stealing (own deque: push, publish, pop)", "one_word (own deque: push, publish, pop)",
+                               ring.name, nil.name, locked.name};
+  for (int i = 0; i < 5; ++i)
   {
     const double rate = static_cast<double>(grid) * pairs_per_leader / alone[i] * 1e6;
     std::printf("%-44s %9.1f us  %9.3g   %6.3f\n", queue_names[i], alone[i], rate, rate / leader_ops);
@@ -417,41 +426,47 @@ int main()
   const int n = 20000;
   ptxw_bench::device_array<unsigned> got;
   got.reserve(1);
-  unsigned long long ns[3] = {}, part_ns[3] = {};
+  unsigned long long ns = 0, part_ns[3] = {};
   PTXW_BENCH_CHECK(cudaMemset(counter.get(), 0, 4 * sizeof(unsigned long long)));
   dependent_steps<step::atomic><<<1, 1>>>(counter.get(), n);
-  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns[0], elapsed_ns, sizeof ns[0]));
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns, elapsed_ns, sizeof ns));
   dependent_steps<step::load><<<1, 1>>>(counter.get(), n);
-  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[0], elapsed_ns, sizeof ns[0]));
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[0], elapsed_ns, sizeof ns));
   dependent_steps<step::fence_sc_load><<<1, 1>>>(counter.get(), n);
-  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[1], elapsed_ns, sizeof ns[0]));
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[1], elapsed_ns, sizeof ns));
   dependent_steps<step::fence_acq_rel_load><<<1, 1>>>(counter.get(), n);
-  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[2], elapsed_ns, sizeof ns[0]));
-  for (int steal = 0; steal < 2; ++steal)
-  {
-    tasks::pool_host<job, tasks::stealing> deque(1u << 15);
-    deque.seed(std::vector<job>(n, job{1}));
-    const auto p = deque.prepare(1);
-    if (steal)
-    {
-      one_thread_takes<true><<<1, 1>>>(p, n, got.get());
-    }
-    else
-    {
-      one_thread_takes<false><<<1, 1>>>(p, n, got.get());
-    }
-    PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&ns[1 + steal], elapsed_ns, sizeof ns[0]));
-    if (ptxw_bench::download(got.get(), 1)[0] != 2u * n)
-    {
-      std::fprintf(stderr, "%s: not every take got a task\n", steal ? "steal" : "pop");
-      return 1;
-    }
-  }
-  const double dep = static_cast<double>(ns[0]) / n;
+  PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&part_ns[2], elapsed_ns, sizeof ns));
+  const double dep = static_cast<double>(ns) / n;
   std::printf("latency, one thread, idle GPU        ns     / dependent atomic\n");
   std::printf("%-36s %6.1f   %6.2f\n", "dependent atom.add", dep, 1.0);
-  std::printf("%-36s %6.1f   %6.2f\n", "pop (owner, fence.sc)", ns[1] / double(n), ns[1] / double(n) / dep);
-  std::printf("%-36s %6.1f   %6.2f\n", "steal (thief, fence.sc + CAS)", ns[2] / double(n), ns[2] / double(n) / dep);
+  // `n` pops, then `n` steals, by one thread from a deque of the kind seeded with n tasks.
+  auto takes_ns = [&](auto method, const char* pop_name, const char* steal_name) {
+    using Method = decltype(method);
+    for (int steal = 0; steal < 2; ++steal)
+    {
+      tasks::pool_host<job, Method> deque(1u << 15);
+      deque.seed(std::vector<job>(n, job{1}));
+      const auto p = deque.prepare(1);
+      if (steal)
+      {
+        one_thread_takes<Method, true><<<1, 1>>>(p, n, got.get());
+      }
+      else
+      {
+        one_thread_takes<Method, false><<<1, 1>>>(p, n, got.get());
+      }
+      unsigned long long t = 0;
+      PTXW_BENCH_CHECK(cudaMemcpyFromSymbol(&t, elapsed_ns, sizeof t));
+      if (ptxw_bench::download(got.get(), 1)[0] != 2u * n)
+      {
+        std::fprintf(stderr, "%s: not every take got a task\n", steal ? steal_name : pop_name);
+        std::exit(1);
+      }
+      std::printf("%-36s %6.1f   %6.2f\n", steal ? steal_name : pop_name, t / double(n), t / double(n) / dep);
+    }
+  };
+  takes_ns(tasks::stealing{}, "pop (chase_lev: fence.sc)", "steal (chase_lev: fence.sc + CAS)");
+  takes_ns(one_word{}, "pop (one_word: acquire + CAS)", "steal (one_word: acquire + CAS)");
   const char* parts[] = {"dependent ld.relaxed.gpu", "fence.sc.gpu + dependent load", "fence.acq_rel.gpu + dependent load"};
   for (int i = 0; i < 3; ++i)
   {

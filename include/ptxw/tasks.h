@@ -18,7 +18,8 @@
 //     }
 //   }
 //
-// Methods (tasks/methods.h): stealing (per-block Chase-Lev deques), lockfree_queue<ticket_ring>,
+// Methods (tasks/methods.h): stealing (per-block Chase-Lev deques; = stealing_deques<chase_lev>),
+// stealing_deques<one_word> (per-block deques whose ends share one CAS'd word), lockfree_queue<ticket_ring>,
 // lockfree_queue<nil_slots>, locked_queue, static_list (rounds at a grid barrier), static_list_graph
 // (rounds in a CUDA graph's WHILE node). Rules R20-R25 (ptxw/rules.h,
 // docs/rules.md; the memory order of each operation: docs/task-queues.md):
@@ -37,6 +38,7 @@
 #include <ptxw/tasks/deque.h>
 #include <ptxw/tasks/locked_queue.h>
 #include <ptxw/tasks/nil_slots.h>
+#include <ptxw/tasks/one_word_deque.h>
 #include <ptxw/tasks/static_list.h>
 #include <ptxw/tasks/ticket_ring.h>
 #include <ptxw/tasks/worker.h>

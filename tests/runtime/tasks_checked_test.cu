@@ -2,16 +2,17 @@
 // the typed API, and the report that must come of it -- with the rule id, never a hang. (That
 // conforming kernels make no report is asserted by every TasksTree test.) A task taken twice needs
 // a broken protocol, which the API cannot write: that test takes a task by the deque's own pop and
-// then marks its entry taken a second time, as a second taker would.
+// then marks its entry taken a second time, as a second taker would. Each test runs on both kinds
+// of deque (tasks_deques.h).
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
+#include "tasks_deques.h"
 
 #include <vector>
 
 namespace {
 namespace tasks = ptxw::tasks;
-using method    = tasks::stealing;
 
 struct job
 {
@@ -19,9 +20,10 @@ struct job
 };
 
 // R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
-__global__ void loses_a_ticket(tasks::pool<job, method> p, unsigned lost)
+template <class Method>
+__global__ void loses_a_ticket(tasks::pool<job, Method> p, unsigned lost)
 {
-  __shared__ tasks::worker_slot<job, method> slot;
+  __shared__ tasks::worker_slot<job, Method> slot;
   auto w = p.join(slot);
   while (auto t = w.next())
   {
@@ -34,9 +36,10 @@ __global__ void loses_a_ticket(tasks::pool<job, method> p, unsigned lost)
 }
 
 // R21: a fork of 1 that pushes 2; the second push is refused (full) and kept instead.
-__global__ void pushes_beyond_the_reservation(tasks::pool<job, method> p, unsigned* kept)
+template <class Method>
+__global__ void pushes_beyond_the_reservation(tasks::pool<job, Method> p, unsigned* kept)
 {
-  __shared__ tasks::worker_slot<job, method> slot;
+  __shared__ tasks::worker_slot<job, Method> slot;
   auto w = p.join(slot);
   while (auto t = w.next())
   {
@@ -54,9 +57,10 @@ __global__ void pushes_beyond_the_reservation(tasks::pool<job, method> p, unsign
 }
 
 // R21: a fork whose reservation ends without retire (the task is retired without it).
-__global__ void drops_a_fork(tasks::pool<job, method> p)
+template <class Method>
+__global__ void drops_a_fork(tasks::pool<job, Method> p)
 {
-  __shared__ tasks::worker_slot<job, method> slot;
+  __shared__ tasks::worker_slot<job, Method> slot;
   auto w = p.join(slot);
   while (auto t = w.next())
   {
@@ -66,9 +70,10 @@ __global__ void drops_a_fork(tasks::pool<job, method> p)
 }
 
 // R22: a second owner end of the block's deque.
-__global__ void joins_twice(tasks::pool<job, method> p)
+template <class Method>
+__global__ void joins_twice(tasks::pool<job, Method> p)
 {
-  __shared__ tasks::worker_slot<job, method> slot, second;
+  __shared__ tasks::worker_slot<job, Method> slot, second;
   auto w  = p.join(slot);
   auto w2 = p.join(second); // R22
   while (auto t = w.next())
@@ -80,9 +85,10 @@ __global__ void joins_twice(tasks::pool<job, method> p)
 
 // R24: the block that takes task 0 holds it for `hold_ns` before retiring; the others' wait for
 // work outlives the sink's bound.
-__global__ void holds_a_task(tasks::pool<job, method> p, unsigned long long hold_ns)
+template <class Method>
+__global__ void holds_a_task(tasks::pool<job, Method> p, unsigned long long hold_ns)
 {
-  __shared__ tasks::worker_slot<job, method> slot;
+  __shared__ tasks::worker_slot<job, Method> slot;
   auto w = p.join(slot);
   while (auto t = w.next())
   {
@@ -100,14 +106,15 @@ __global__ void holds_a_task(tasks::pool<job, method> p, unsigned long long hold
 
 // R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
 // marks the same entry.
-__global__ void takes_twice(tasks::pool<job, method> p, const ptxw::checked::sink* sink, unsigned* got)
+template <class Method>
+__global__ void takes_twice(tasks::pool<job, Method> p, const ptxw::checked::sink* sink, unsigned* got)
 {
-  using backend = ptxw::detail::tasks::backend<job, method>;
+  using backend = ptxw::detail::tasks::backend<job, Method>;
   if (threadIdx.x != 0)
   {
     return;
   }
-  backend::local l{};
+  typename backend::local l{};
   backend::open(p, l);
   tasks::counters c{};
   ptxw::detail::tasks::entry<job> e;
@@ -115,6 +122,7 @@ __global__ void takes_twice(tasks::pool<job, method> p, const ptxw::checked::sin
   ptxw::detail::tasks::mark_taken(backend::slot(p, 0, 3), sink); // the second taker
 }
 
+template <class Method>
 class TasksChecked : public Gpu
 {
 protected:
@@ -140,40 +148,41 @@ protected:
     return out;
   }
 };
+TYPED_TEST_SUITE(TasksChecked, tasks_test::Deques, tasks_test::deque_names);
 
-TEST_F(TasksChecked, R20TicketEndedWithoutRetire)
+TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
   ptxw::checked::diagnostics diag(256, 50'000'000); // waits are bounded at 50 ms
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   for (unsigned i = 0; i < 8; ++i)
   {
     pool.seed(job{i});
   }
-  pool.launch(tasks::blocks{4}, loses_a_ticket, 64, 0, 0, 5u);
+  pool.launch(tasks::blocks{4}, loses_a_ticket<TypeParam>, 64, 0, 0, 5u);
   PTXW_LAUNCH_OK();
   const auto all  = diag.read();
-  const auto lost = of_rule(all, ptxw::rule::exactly_once);
+  const auto lost = this->of_rule(all, ptxw::rule::exactly_once);
   ASSERT_EQ(lost.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
   EXPECT_EQ(lost[0].phase, 5u) << "the lost task's id (seed 5)";
   EXPECT_EQ(lost[0].thread[0], 0u);
   // The lost task stays live, so the other blocks' wait for work ends in R24 reports, not a hang.
-  EXPECT_FALSE(of_rule(all, ptxw::rule::resident_workers).empty());
+  EXPECT_FALSE(this->of_rule(all, ptxw::rule::resident_workers).empty());
 }
 
-TEST_F(TasksChecked, R20TaskTakenTwice)
+TYPED_TEST(TasksChecked, R20TaskTakenTwice)
 {
   ptxw::checked::diagnostics diag;
   DeviceBuffer<unsigned> got;
   PTXW_CUDA_OK(got.allocate_zeroed(1));
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   for (unsigned i = 0; i < 4; ++i)
   {
     pool.seed(job{i});
   }
   const auto p = pool.prepare(1);
-  takes_twice<<<1, 32>>>(p, diag.device_sink(), got.get());
+  takes_twice<TypeParam><<<1, 32>>>(p, diag.device_sink(), got.get());
   PTXW_LAUNCH_OK();
   std::vector<unsigned> g;
   PTXW_CUDA_OK(got.download(g));
@@ -184,15 +193,15 @@ TEST_F(TasksChecked, R20TaskTakenTwice)
   EXPECT_EQ(all[0].phase, 3u) << "the task's id (seed 3)";
 }
 
-TEST_F(TasksChecked, R21PushBeyondTheReservation)
+TYPED_TEST(TasksChecked, R21PushBeyondTheReservation)
 {
   ptxw::checked::diagnostics diag;
   DeviceBuffer<unsigned> kept;
   PTXW_CUDA_OK(kept.allocate_zeroed(1));
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   pool.seed(job{0});
-  pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation, 64, 0, 0, kept.get());
+  pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation<TypeParam>, 64, 0, 0, kept.get());
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
   ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
@@ -206,13 +215,13 @@ TEST_F(TasksChecked, R21PushBeyondTheReservation)
   EXPECT_EQ(pool.stats().live, 0u);
 }
 
-TEST_F(TasksChecked, R21ForkEndedWithoutRetire)
+TYPED_TEST(TasksChecked, R21ForkEndedWithoutRetire)
 {
   ptxw::checked::diagnostics diag;
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   pool.seed(job{0});
-  pool.launch(tasks::blocks{2}, drops_a_fork, 64, 0, 0);
+  pool.launch(tasks::blocks{2}, drops_a_fork<TypeParam>, 64, 0, 0);
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
   ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
@@ -220,13 +229,13 @@ TEST_F(TasksChecked, R21ForkEndedWithoutRetire)
   EXPECT_EQ(all[0].phase, 3u) << "the reservation";
 }
 
-TEST_F(TasksChecked, R22SecondOwnerOfADeque)
+TYPED_TEST(TasksChecked, R22SecondOwnerOfADeque)
 {
   ptxw::checked::diagnostics diag;
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   pool.seed(job{0});
-  pool.launch(tasks::blocks{3}, joins_twice, 64, 0, 0);
+  pool.launch(tasks::blocks{3}, joins_twice<TypeParam>, 64, 0, 0);
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
   ASSERT_EQ(all.size(), 3u) << "one report per block";
@@ -237,13 +246,13 @@ TEST_F(TasksChecked, R22SecondOwnerOfADeque)
   }
 }
 
-TEST_F(TasksChecked, R24WaitForWorkOutlivesItsBound)
+TYPED_TEST(TasksChecked, R24WaitForWorkOutlivesItsBound)
 {
   ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
-  tasks::pool_host<job, method> pool(16);
+  tasks::pool_host<job, TypeParam> pool(16);
   pool.attach(diag.device_sink());
   pool.seed(job{0});
-  pool.launch(tasks::blocks{4}, holds_a_task, 64, 0, 0, 200'000'000ull); // held 200 ms
+  pool.launch(tasks::blocks{4}, holds_a_task<TypeParam>, 64, 0, 0, 200'000'000ull); // held 200 ms
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
   ASSERT_EQ(all.size(), 3u) << "the three blocks without the task";

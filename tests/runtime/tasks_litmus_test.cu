@@ -1,42 +1,48 @@
-// The Chase-Lev race, as litmus tests. Pop's fence.sc.gpu orders its store of bottom before its
-// load of top; without it the owner can read a top older than a thief's steal and take the last
-// task without the CAS that decides a last task, while a second thief -- which does not see the
-// new bottom yet -- steals the same task (a duplicate).
+// The owner-and-thieves races, as litmus tests, on both kinds of deque (tasks_deques.h). Chase-Lev:
+// pop's fence.sc.gpu orders its store of bottom before its load of top; without it the owner can
+// read a top older than a thief's steal and take the last task without the CAS that decides a last
+// task, while a second thief -- which does not see the new bottom yet -- steals the same task (a
+// duplicate). One word: owner and thieves CAS the same word, and its pop count keeps a thief that
+// read the word before the owner popped and pushed again from succeeding with a stale entry (ABA).
 // 1. Through the pool: chains of tasks (each pushes exactly one child), fewer chains than blocks,
 //    so every owner's deque holds one or two tasks and pops while idle blocks steal.
 // 2. The deque alone: groups of one owner and three thieves; per round the owner pushes two tasks
 //    and pops until its deque is empty while the thieves steal; every task counted once.
-// 3. The deque alone again, with pop's store of bottom held as a store buffer may hold it
+// 3. The deque alone again, with thieves held up between the entry's read and their CAS
+//    (faults::thief_stall_ns): the ABA window of the one_word deque, which its pop count closes.
+// 4. The Chase-Lev deque alone again, with pop's store of bottom held as a store buffer may hold it
 //    (faults::late_store_ns): the store->load reordering that the fence forbids, made to happen
 //    where the PTX model allows it, since the H100 shows it too rarely to be seen here.
 // Over many rounds: 0 duplicates, 0 losses (docs/task-queues.md says what the fence-drop mutant did).
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
+#include "tasks_deques.h"
 
 #include <vector>
 
 namespace {
 namespace tasks = ptxw::tasks;
 
-struct link
+struct chain_link
 {
   unsigned id; // chain * length + position
   unsigned left; // links after this one
 };
 
-__global__ void chains(tasks::pool<link, tasks::stealing> p, unsigned* counts)
+template <class Method>
+__global__ void chains(tasks::pool<chain_link, Method> p, unsigned* counts)
 {
-  __shared__ tasks::worker_slot<link, tasks::stealing> slot;
+  __shared__ tasks::worker_slot<chain_link, Method> slot;
   auto w = p.join(slot);
   while (auto t = w.next())
   {
-    const link l = *t;
+    const chain_link l = *t;
     auto kids    = w.fork(t, 1);
     if (threadIdx.x == 0)
     {
       atomicAdd(&counts[l.id], 1u);
-      if (l.left != 0 && kids.push(link{l.id + 1, l.left - 1}) == tasks::push_result::full)
+      if (l.left != 0 && kids.push(chain_link{l.id + 1, l.left - 1}) == tasks::push_result::full)
       {
         atomicAdd(&counts[l.id], 1000u); // a one-element deque is never full: fails the test
       }
@@ -46,28 +52,28 @@ __global__ void chains(tasks::pool<link, tasks::stealing> p, unsigned* counts)
 }
 
 // 2: block 4g owns deque 4g; blocks 4g + 1 .. 4g + 3 steal from it. Task ids: group * 2 * rounds + i.
-__global__ void owner_and_thieves(tasks::pool<link, tasks::stealing> p, unsigned* counts, unsigned* done,
-                                  unsigned rounds)
+template <class Method>
+__global__ void owner_and_thieves(tasks::pool<chain_link, Method> p, unsigned* counts, unsigned* done, unsigned rounds)
 {
-  using backend           = ptxw::detail::tasks::backend<link, tasks::stealing>;
+  using backend           = ptxw::detail::tasks::backend<chain_link, Method>;
   const unsigned group    = blockIdx.x / 4;
   const unsigned owner    = group * 4;
   if (threadIdx.x != 0)
   {
     return;
   }
-  backend::local l{};
+  typename backend::local l{};
   backend::open(p, l);
   tasks::counters c{};
-  ptxw::detail::tasks::entry<link> e;
+  ptxw::detail::tasks::entry<chain_link> e;
   if (blockIdx.x == owner)
   {
     for (unsigned r = 0; r < rounds; ++r)
     {
-      const backend::room room = backend::reserve(p, l);
+      const typename backend::room room = backend::reserve(p, l);
       for (unsigned k = 0; k < 2; ++k)
       {
-        if (!backend::push(p, room, k, link{group * 2 * rounds + 2 * r + k, 0}))
+        if (!backend::push(p, room, k, chain_link{group * 2 * rounds + 2 * r + k, 0}))
         {
           atomicAdd(&counts[group * 2 * rounds + 2 * r + k], 1000u); // never full: fails the test
         }
@@ -98,6 +104,11 @@ __global__ void owner_and_thieves(tasks::pool<link, tasks::stealing> p, unsigned
 class TasksLitmus : public Gpu
 {};
 
+template <class Method>
+class TasksDequeLitmus : public Gpu
+{};
+TYPED_TEST_SUITE(TasksDequeLitmus, tasks_test::Deques, tasks_test::deque_names);
+
 // Each id's count: above 1 is a duplicate, 0 a loss.
 void tally(const std::vector<unsigned>& counts, std::size_t& duplicates, std::size_t& losses)
 {
@@ -108,7 +119,7 @@ void tally(const std::vector<unsigned>& counts, std::size_t& duplicates, std::si
   }
 }
 
-TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
+TYPED_TEST(TasksDequeLitmus, OwnerAndThievesOnOneElementDeques)
 {
   int sms = 0;
   PTXW_CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -116,18 +127,18 @@ TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
   DeviceBuffer<unsigned> counts;
   PTXW_CUDA_OK(counts.allocate(std::size_t(length) * chains_n));
   ptxw::checked::diagnostics diag;
-  tasks::pool_host<link, tasks::stealing> pool(4);
+  tasks::pool_host<chain_link, TypeParam> pool(4);
   pool.attach(diag.device_sink());
   for (unsigned c = 0; c < chains_n; ++c)
   {
-    pool.seed(link{c * length, length - 1});
+    pool.seed(chain_link{c * length, length - 1});
   }
   std::size_t duplicates = 0, losses = 0;
   unsigned long long steals = 0, races = 0;
   for (unsigned launch = 0; launch < launches; ++launch)
   {
     PTXW_CUDA_OK(counts.fill_bytes(0));
-    pool.launch(chains, 32, 0, 0, counts.get());
+    pool.launch(chains<TypeParam>, 32, 0, 0, counts.get());
     PTXW_LAUNCH_OK();
     std::vector<unsigned> got;
     PTXW_CUDA_OK(counts.download(got));
@@ -148,6 +159,7 @@ TEST_F(TasksLitmus, OwnerAndThievesOnOneElementDeques)
 }
 // Groups of one owner and three thieves on a deque of capacity 4, `rounds` rounds each, `launches`
 // launches: 0 duplicates and 0 losses, under `f`.
+template <class Method>
 void deque_alone(const tasks::faults& f, unsigned rounds, unsigned launches)
 {
   int sms = 0;
@@ -157,7 +169,7 @@ void deque_alone(const tasks::faults& f, unsigned rounds, unsigned launches)
   PTXW_CUDA_OK(counts.allocate(std::size_t(groups) * 2 * rounds));
   PTXW_CUDA_OK(done.allocate(groups));
   ptxw::checked::diagnostics diag;
-  tasks::pool_host<link, tasks::stealing> pool(4);
+  tasks::pool_host<chain_link, Method> pool(4);
   pool.attach(diag.device_sink());
   pool.inject(f);
   std::size_t duplicates = 0, losses = 0;
@@ -166,7 +178,7 @@ void deque_alone(const tasks::faults& f, unsigned rounds, unsigned launches)
     PTXW_CUDA_OK(counts.fill_bytes(0));
     PTXW_CUDA_OK(done.fill_bytes(0));
     const auto p = pool.prepare(static_cast<int>(4 * groups));
-    owner_and_thieves<<<4 * groups, 32>>>(p, counts.get(), done.get(), rounds);
+    owner_and_thieves<Method><<<4 * groups, 32>>>(p, counts.get(), done.get(), rounds);
     PTXW_LAUNCH_OK();
     std::vector<unsigned> got;
     PTXW_CUDA_OK(counts.download(got));
@@ -182,11 +194,24 @@ void deque_alone(const tasks::faults& f, unsigned rounds, unsigned launches)
   }
 }
 
-TEST_F(TasksLitmus, OwnerAndThievesOnTheDequeAlone)
+TYPED_TEST(TasksDequeLitmus, OwnerAndThievesOnTheDequeAlone)
 {
-  deque_alone(tasks::faults{}, 20000, 5);
+  deque_alone<TypeParam>(tasks::faults{}, 20000, 5);
 }
 
+// Thieves held up between their read of the entry and their CAS (faults::thief_stall_ns), while
+// the owner pops its two tasks and pushes two more: the one_word deque's word is then what the
+// thief loaded but for the pop count, and without that count the thief's CAS would succeed with
+// the entry of a task the owner already ran (the mutant in tools/mutation/mutants.txt). Chase-Lev's
+// positions only grow: its top CAS fails there anyway.
+TYPED_TEST(TasksDequeLitmus, OwnerAndThievesWithStalledThieves)
+{
+  tasks::faults f{};
+  f.thief_stall_ns = 2000;
+  deque_alone<TypeParam>(f, 2000, 3);
+}
+
+// Chase-Lev (the one_word deque stores nothing before a fence: the fault has no step there).
 // Pop's store of bottom held as a store buffer may hold it (faults::late_store_ns): the fence
 // drains it before top is read. Without the fence the store lands 2 us after that read, and a
 // thief that steals in between takes the task the owner is popping (the mutant in
@@ -195,6 +220,6 @@ TEST_F(TasksLitmus, OwnerAndThievesWithLateStores)
 {
   tasks::faults f{};
   f.late_store_ns = 2000;
-  deque_alone(f, 2000, 3);
+  deque_alone<tasks::stealing>(f, 2000, 3);
 }
 } // namespace

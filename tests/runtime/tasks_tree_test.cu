@@ -2,10 +2,12 @@
 // exactly once, the pool finishes (next() empty only when no task is live), the statistics agree.
 // Then the same under injected faults -- spurious CAS failures, delayed publication, an owner
 // stalled between its bottom store and its fence, its bottom store held until the fence, every
-// task stolen, tiny queues -- over 1000 small launches per method: 0 lost, 0 run twice.
+// task stolen, thieves stalled before their CAS, tiny queues -- over 1000 small launches per
+// method: 0 lost, 0 run twice.
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
+#include "tasks_deques.h"
 #include "tasks_tree.h"
 
 #include <cstdint>
@@ -39,7 +41,7 @@ protected:
     PTXW_CUDA_OK(dropped.allocate_zeroed(1));
     ptxw::checked::diagnostics diag;
     // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
-    tasks::pool_host<node, Method> pool(std::is_same_v<Method, tasks::stealing> && capacity > 256 ? 256 : capacity);
+    tasks::pool_host<node, Method> pool(ptxw::detail::tasks::is_stealing_v<Method> && capacity > 256 ? 256 : capacity);
     pool.attach(diag.device_sink());
     pool.seed(roots);
     for (int launch = 0; launch < launches; ++launch)
@@ -93,7 +95,8 @@ protected:
   }
 };
 
-using Methods = ::testing::Types<tasks::stealing, tasks::lockfree_queue<tasks::ticket_ring>,
+using Methods = ::testing::Types<tasks::stealing, tasks::stealing_deques<tasks::one_word>,
+                                 tasks::lockfree_queue<tasks::ticket_ring>,
                                  tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list,
                                  tasks::static_list_graph>;
 TYPED_TEST_SUITE(TasksTree, Methods);
@@ -121,20 +124,21 @@ TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 }
 
 // >= 1000 fault-injected launches of small trees: spurious CAS failures (p = 0.3), delayed
-// publication, stalled owners, pop's bottom store held until its fence, every task stolen, tiny
-// queues -- 0 lost, 0 run twice.
+// publication, stalled owners, pop's bottom store held until its fence, every task stolen, thieves
+// stalled before their CAS, tiny queues -- 0 lost, 0 run twice.
 TYPED_TEST(TasksTree, FaultInjectedLaunches)
 {
   const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
-  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, tiny{};
+  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, thief{}, tiny{};
   cas.spurious_cas       = p30;
   delay.publish_delay_ns = 2000;
   stall.owner_stall_ns   = 2000;
   late.late_store_ns     = 2000;
   steal.steal_only       = 1;
+  thief.thief_stall_ns   = 2000;
   tiny.capacity          = 2;
   tiny.spurious_cas      = p30;
-  for (const tasks::faults& f : {cas, delay, stall, late, steal})
+  for (const tasks::faults& f : {cas, delay, stall, late, steal, thief})
   {
     this->run({{0, 0}}, 5, 256, 200, f, 16);
   }
@@ -144,9 +148,10 @@ TYPED_TEST(TasksTree, FaultInjectedLaunches)
 
 namespace {
 // Every block first steals once from block 0's deque through a thief end, then runs the tree.
-__global__ void steal_first(tasks::pool<node, tasks::stealing> p, unsigned* counts, unsigned* stolen, unsigned max_depth)
+template <class Method>
+__global__ void steal_first(tasks::pool<node, Method> p, unsigned* counts, unsigned* stolen, unsigned max_depth)
 {
-  __shared__ tasks::worker_slot<node, tasks::stealing, 32> slot;
+  __shared__ tasks::worker_slot<node, Method, 32> slot;
   auto w   = p.join(slot);
   auto run = [&](tasks::task<node>&& t) {
     const node n = *t;
@@ -163,7 +168,7 @@ __global__ void steal_first(tasks::pool<node, tasks::stealing> p, unsigned* coun
         (void) kids.keep(c); // Keep = 32 holds a depth-first path of this tree
       }
     }
-    w.retire(static_cast<tasks::task<node>&&>(t), static_cast<tasks::forked<node, tasks::stealing>&&>(kids));
+    w.retire(static_cast<tasks::task<node>&&>(t), static_cast<tasks::forked<node, Method>&&>(kids));
   };
   if (auto t = w.victim(0).steal())
   {
@@ -182,9 +187,15 @@ __global__ void steal_first(tasks::pool<node, tasks::stealing> p, unsigned* coun
 class TasksHost : public Gpu
 {};
 
+// What only the deques have: thief ends, R23's report in tasks per block's deque; both kinds.
+template <class Method>
+class TasksDequeHost : public Gpu
+{};
+TYPED_TEST_SUITE(TasksDequeHost, tasks_test::Deques, tasks_test::deque_names);
+
 // A thief end steals: the seeds of block 0's deque are taken by thief ends (and by block 0's
 // own next()), each task still once.
-TEST_F(TasksHost, ThiefEndSteals)
+TYPED_TEST(TasksDequeHost, ThiefEndSteals)
 {
   const std::vector<node> roots(8, node{0, 0});
   const std::vector<unsigned> expected = tasks_test::expected_counts(roots, 4);
@@ -192,10 +203,10 @@ TEST_F(TasksHost, ThiefEndSteals)
   PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
   PTXW_CUDA_OK(stolen.allocate_zeroed(1));
   ptxw::checked::diagnostics diag;
-  tasks::pool_host<node, tasks::stealing> pool(64);
+  tasks::pool_host<node, TypeParam> pool(64);
   pool.attach(diag.device_sink());
   pool.seed(roots);
-  pool.launch(tasks::blocks{1}, steal_first, 64, 0, 0, counts.get(), stolen.get(), 4u); // all 8 in deque 0
+  pool.launch(tasks::blocks{1}, steal_first<TypeParam>, 64, 0, 0, counts.get(), stolen.get(), 4u); // all 8 in deque 0
   PTXW_LAUNCH_OK();
   std::vector<unsigned> got, s;
   PTXW_CUDA_OK(counts.download(got));
@@ -227,15 +238,15 @@ TEST_F(TasksHost, R24GridOverResidencyIsRefused)
 
 // R23's report, whole: a deque of 2 and a root with 4 children (tasks_tree.h's rule), one block:
 // the first two pushes fit, the next two are full and kept, asking for room for 3 and 4.
-TEST_F(TasksHost, R23FullPushesReportTheCapacityThatWouldHaveHeldThem)
+TYPED_TEST(TasksDequeHost, R23FullPushesReportTheCapacityThatWouldHaveHeldThem)
 {
   ASSERT_EQ(tasks_test::children(0, 0, 1), 4u);
-  tasks::pool_host<node, tasks::stealing> pool(2);
+  tasks::pool_host<node, TypeParam> pool(2);
   DeviceBuffer<unsigned> counts, dropped;
   PTXW_CUDA_OK(counts.allocate_zeroed(8));
   PTXW_CUDA_OK(dropped.allocate_zeroed(1));
   pool.seed(node{0, 0});
-  pool.launch(tasks::blocks{1}, tasks_test::run_tree<tasks::stealing, 32>, 64, 0, 0, counts.get(), dropped.get(), 1u);
+  pool.launch(tasks::blocks{1}, tasks_test::run_tree<TypeParam, 32>, 64, 0, 0, counts.get(), dropped.get(), 1u);
   PTXW_LAUNCH_OK();
   const tasks::pool_stats s = pool.stats();
   EXPECT_EQ(s.tasks_run, 5u);
@@ -244,6 +255,24 @@ TEST_F(TasksHost, R23FullPushesReportTheCapacityThatWouldHaveHeldThem)
   EXPECT_EQ(pool.full_report(), "ptxw: R23 no overwrite: 2 pushes found their queue full (capacity 2 tasks per block's "
                                 "deque; 2 of their children kept by their block); they asked for room for 4: a "
                                 "capacity of 4 would have held them");
+}
+
+// R23: a one_word deque counts its occupancy mod 2^24, so a capacity above 2^23 is refused where
+// the pool's memory is made, before anything is launched.
+TEST_F(TasksHost, R23OneWordCapacityAbove2To23IsRefused)
+{
+  using method = tasks::stealing_deques<tasks::one_word>;
+  tasks::pool_host<node, method> pool((1u << 23) + 1);
+  pool.seed(node{0, 0});
+  try
+  {
+    (void) pool.prepare(1);
+    FAIL() << "a one_word deque of 2^24 tasks was made";
+  }
+  catch (const std::runtime_error& e)
+  {
+    EXPECT_EQ(std::string(e.what()), "ptxw: R23 no overwrite: this kind of deque holds at most 8388608 tasks, not 16777216");
+  }
 }
 
 // static_list_graph: the rounds' graph on a non-default stream, on a grid over the resident count

@@ -7,7 +7,7 @@
 //   auto s = pool.stats();                                          // synchronises
 //   pool.reset();                                                   // no seeds: ready for new ones
 //
-// Capacity units: tasks per block's deque (stealing), per list (static_list), in the one queue
+// Capacity units: tasks per block's deque (stealing_deques), per list (static_list), in the one queue
 // (lockfree_queue, locked_queue), rounded up to a power of two (at least 2). Each launch starts
 // from the seeds (live = their number) and zeroed counters. The grid is every block resident at
 // once, or fewer: workers wait for each other's tasks, so a block that is not resident could make
@@ -81,16 +81,30 @@ struct pool_arrays
   }
 };
 
-template <class T>
-struct host_memory<T, ::ptxw::tasks::stealing>
-    : pool_arrays<T, ::ptxw::tasks::stealing, deque_ends, entry<T>>
+// Both kinds of deque: one per block, seeded by the kind's ends (backend::seeded).
+template <class T, class Deque>
+struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
+    : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>,
+                  typename backend<T, ::ptxw::tasks::stealing_deques<Deque>>::ends_t, entry<T>>
 {
+  using kind = backend<T, ::ptxw::tasks::stealing_deques<Deque>>;
+  using ends_t = typename kind::ends_t;
   static constexpr const char* unit = "tasks per block's deque";
 
   host_memory(std::uint32_t grid, std::uint32_t cap)
-      : pool_arrays<T, ::ptxw::tasks::stealing, deque_ends, entry<T>>(
-          grid, cap, grid, std::size_t(grid) * cap, "allocating a task pool's deques")
+      : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>, ends_t, entry<T>>(
+          grid, checked_capacity(cap), grid, std::size_t(grid) * cap, "allocating a task pool's deques")
   {}
+
+  static std::uint32_t checked_capacity(std::uint32_t cap)
+  {
+    if (cap > kind::max_capacity)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "this kind of deque holds at most "
+                               + std::to_string(kind::max_capacity) + " tasks, not " + std::to_string(cap));
+    }
+    return cap;
+  }
 
   // Seed i goes to deque i % queues, as its (i / queues)-th task.
   void place(const std::vector<T>& seeds, cudaStream_t stream)
@@ -101,16 +115,18 @@ struct host_memory<T, ::ptxw::tasks::stealing>
     {
       refuse_seeds(seeds.size(), std::size_t(queues) * capacity, "into the grid's deques");
     }
-    std::vector<deque_ends> e(queues, deque_ends{});
+    std::vector<ends_t> e(queues);
     std::vector<entry<T>> staged(rows * queues);
     for (std::size_t i = 0; i < seeds.size(); ++i)
     {
       staged[(i % queues) * rows + i / queues] = seed_entry(seeds[i], i);
-      e[i % queues].bottom += 1;
     }
-    cuda_check(
-      cudaMemcpyAsync(this->ends.get(), e.data(), sizeof(deque_ends) * queues, cudaMemcpyHostToDevice, stream),
-      "seeding a task pool");
+    for (std::uint32_t q = 0; q < queues; ++q)
+    {
+      e[q] = kind::seeded(static_cast<std::uint32_t>(seeds.size() / queues + (q < seeds.size() % queues)));
+    }
+    cuda_check(cudaMemcpyAsync(this->ends.get(), e.data(), sizeof(ends_t) * queues, cudaMemcpyHostToDevice, stream),
+               "seeding a task pool");
     if (rows != 0)
     {
       cuda_check(cudaMemcpy2DAsync(this->cells.get(), sizeof(entry<T>) * capacity, staged.data(),
@@ -270,11 +286,11 @@ struct blocks
 // What pool_host::stats() reads back after a launch.
 struct pool_stats : counters
 {
-  // The most tasks any one queue held: stealing, an upper bound (bottom less a top read earlier,
+  // The most tasks any one queue held: the deques, an upper bound (bottom less a top read earlier,
   // at each publication); the shared queues and lists, sampled at every 64th push.
   unsigned long long max_occupancy;
   unsigned long long live; // 0 after a launch that finished
-  // Where pushes were full: the largest occupancy one of them asked for (stealing and the NIL
+  // Where pushes were full: the largest occupancy one of them asked for (the deques and the NIL
   // slots: an upper bound, from a top or head read earlier); 0 where none was full.
   unsigned long long wanted;
 };

@@ -1,6 +1,7 @@
-// ptxw/tasks/deque.h: the `stealing` method -- one Chase-Lev deque per block in global memory. The
-// owner block pushes and pops at the bottom, idle blocks steal at the top; one elected thread per
-// block operates (tasks/worker.h hands its result to the block).
+// ptxw/tasks/deque.h: the `stealing` method, stealing_deques<chase_lev> -- one Chase-Lev deque per
+// block in global memory. The owner block pushes and pops at the bottom, idle blocks steal at the
+// top; one elected thread per block operates (tasks/worker.h hands its result to the block). What
+// both kinds of deque share (slots, pushes, a take's victims) is tasks/block_deques.h.
 //
 // Positions only grow (signed 64-bit: no ABA tag to wrap, where the 2011 code packed 16 bits); the
 // slot of position i is i mod capacity, a power of two (the host rounds up). Memory order, per
@@ -23,8 +24,7 @@
 // grows, so the room is never overstated) (R23).
 #pragma once
 
-#include <ptxw/tasks/checks.h>
-#include <ptxw/detail/isa/global.h>
+#include <ptxw/tasks/block_deques.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
@@ -86,54 +86,31 @@ public:
 
 template <class T>
 struct backend<T, ::ptxw::tasks::stealing>
+    : block_deques<T, ::ptxw::tasks::stealing, deque_ends, backend<T, ::ptxw::tasks::stealing>>
 {
-  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::stealing>;
+  using steps  = block_deques<T, ::ptxw::tasks::stealing, deque_ends, backend>;
+  using pool_t = typename steps::pool_t;
+  using local  = typename steps::local;
+  using steps::slot;
 
-  struct memory
-  {
-    deque_ends* ends; // per block
-    entry<T>* slots; // per block, `capacity` each
-    ::cuda::std::uint32_t capacity; // a power of two
-  };
-  // The owner's leader's registers.
-  struct local
-  {
-    long long bottom; // the owner's bottom (it alone writes it)
-    long long top_seen; // a top read since (top only grows)
-    long long max_occupancy;
-    ::cuda::std::uint32_t queue, queues, rng;
-  };
-  // Where one task's pushes go: positions base, base + 1, ... beyond bottom, `free` of them.
-  struct room
-  {
-    long long base;
-    ::cuda::std::uint32_t free;
-  };
-  static constexpr bool counts_at_fork = false; // retire counts the children, then publishes them
-  static constexpr bool counts_live    = true;
+  static constexpr ::cuda::std::uint32_t max_capacity = 1u << 31;
 
-  __device__ static entry<T>& slot(const pool_t& p, ::cuda::std::uint32_t queue, long long i)
+  // The host's seeding: n tasks at positions 0 .. n - 1.
+  __host__ static deque_ends seeded(::cuda::std::uint32_t n)
   {
-    return p.mem_.slots[static_cast<unsigned long long>(queue) * p.mem_.capacity
-                        + (static_cast<::cuda::std::uint32_t>(i) & (p.mem_.capacity - 1))];
+    deque_ends e{};
+    e.bottom = n;
+    return e;
   }
-
-  // The calling block's deque.
-  __device__ static ::cuda::std::uint32_t own_queue()
+  // At open: the seeds the host placed.
+  __device__ static void read_ends(deque_ends& d, local& l)
   {
-    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    l.bottom   = isa::ld_relaxed(&d.bottom);
+    l.top_seen = isa::ld_relaxed(&d.top);
   }
-
-  __device__ static void open(const pool_t& p, local& l)
+  __device__ static void read_top(deque_ends& d, local& l)
   {
-    l.queue  = own_queue();
-    l.queues = p.state_->queues;
-    l.rng    = (p.faults_.seed ^ (l.queue * 0x9E37'79B9u)) | 1u;
-    deque_ends& d = p.mem_.ends[l.queue];
-    second_owner(&d.owner, l.queue, p.sink_);
-    l.bottom        = isa::ld_relaxed(&d.bottom); // the seeds the host placed
-    l.top_seen      = isa::ld_relaxed(&d.top);
-    l.max_occupancy = l.bottom - l.top_seen;
+    l.top_seen = isa::ld_relaxed(&d.top);
   }
 
   // The owner takes its newest task.
@@ -194,6 +171,7 @@ struct backend<T, ::ptxw::tasks::stealing>
     }
     ++c.steals_tried;
     out = slot(p, victim, t);
+    steps::thief_stall(p);
     if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_release(&d.top, t, t + 1))
     {
       ++c.failed_cas; // the owner or another thief took it
@@ -204,49 +182,6 @@ struct backend<T, ::ptxw::tasks::stealing>
     return true;
   }
 
-  // One try: the own deque, then a few random victims (the own deque among them when every task
-  // must be stolen).
-  __device__ static taken take(const pool_t& p, local& l, entry<T>& out, ::ptxw::tasks::counters& c)
-  {
-    if (p.faults_.steal_only == 0 && pop(p, l, out, c))
-    {
-      return taken::got;
-    }
-    if (p.faults_.steal_only != 0) // pop reads top otherwise: the room of the next pushes
-    {
-      l.top_seen = isa::ld_relaxed(&p.mem_.ends[l.queue].top);
-    }
-    const ::cuda::std::uint32_t others = p.faults_.steal_only != 0 ? l.queues : l.queues - 1;
-    for (::cuda::std::uint32_t i = 0; i < (others < 4u ? others : 4u); ++i)
-    {
-      ::cuda::std::uint32_t v = next_random(l.rng) % others;
-      v                       = p.faults_.steal_only == 0 && v >= l.queue ? v + 1 : v;
-      if (steal(p, l, v, out, c))
-      {
-        return taken::got;
-      }
-    }
-    return taken::none;
-  }
-
-  __device__ static room reserve(const pool_t& p, const local& l)
-  {
-    return {l.bottom, static_cast<::cuda::std::uint32_t>(p.mem_.capacity - (l.bottom - l.top_seen))};
-  }
-
-  // Any thread: the k-th push of the task, beyond bottom (invisible to thieves until published).
-  __device__ static bool push(const pool_t& p, const room& r, ::cuda::std::uint32_t k, const T& child)
-  {
-    if (k >= r.free)
-    {
-      return full_push(p.state_, p.mem_.capacity - r.free + k + 1);
-    }
-    entry<T>& e = slot(p, own_queue(), r.base + k);
-    e.value     = child;
-    mark_pushed(e, p.state_);
-    return true;
-  }
-
   // The leader, at retire, after the children were counted: one release store publishes them all.
   __device__ static void publish(const pool_t& p, local& l, ::cuda::std::uint32_t pushed)
   {
@@ -254,19 +189,10 @@ struct backend<T, ::ptxw::tasks::stealing>
     {
       return;
     }
-    if (p.faults_.publish_delay_ns != 0)
-    {
-      __nanosleep(p.faults_.publish_delay_ns);
-    }
+    steps::delay(p);
     l.bottom += pushed;
     isa::st_release(&p.mem_.ends[l.queue].bottom, l.bottom); // R25: the entries, then bottom
-    l.max_occupancy = l.bottom - l.top_seen > l.max_occupancy ? l.bottom - l.top_seen : l.max_occupancy;
-  }
-
-  __device__ static void close(const pool_t& p, const local& l)
-  {
-    p.mem_.ends[l.queue].max_occupancy = static_cast<unsigned long long>(l.max_occupancy);
-    atomicMax(&p.state_->max_occupancy, static_cast<unsigned long long>(l.max_occupancy));
+    steps::record(l);
   }
 };
 } // namespace detail::tasks

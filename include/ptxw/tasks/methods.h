@@ -7,10 +7,18 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace tasks {
-// Per-block Chase-Lev deques in global memory: the owner block pushes and pops at the bottom,
-// idle blocks steal at the top (tasks/deque.h). Capacity: tasks per block's deque.
-struct stealing
+// The kinds of stealing_deques: per-block deques in global memory, the owner block pushes and pops
+// at the bottom, idle blocks steal at the top. Capacity: tasks per block's deque (one_word: at
+// most 2^23, its positions being mod 2^24).
+struct chase_lev // top and bottom in two words, pop and steal each behind a fence.sc (tasks/deque.h)
 {};
+struct one_word // top, bottom and a pop count in one 64-bit word, every change a CAS (tasks/one_word_deque.h)
+{};
+template <class Deque>
+struct stealing_deques
+{};
+// The Chase-Lev kind, the name the first method had.
+using stealing = stealing_deques<chase_lev>;
 
 // The kinds of lockfree_queue. Capacity: tasks in the one queue.
 struct ticket_ring // a bounded MPMC ring, published by each slot's sequence word (tasks/ticket_ring.h)
@@ -37,4 +45,12 @@ struct static_list
 struct static_list_graph
 {};
 } // namespace tasks
+
+namespace detail::tasks {
+// Whether a method is per-block deques with stealing (thief ends, capacity per block's deque).
+template <class Method>
+inline constexpr bool is_stealing_v = false;
+template <class Deque>
+inline constexpr bool is_stealing_v<::ptxw::tasks::stealing_deques<Deque>> = true;
+} // namespace detail::tasks
 PTXW_NAMESPACE_END

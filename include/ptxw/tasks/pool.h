@@ -18,9 +18,9 @@ class pool_host;
 struct counters
 {
   unsigned long long tasks_run; // tickets handed out by next()
-  unsigned long long steals_tried; // steal attempts on a victim that had a task (stealing)
+  unsigned long long steals_tried; // steal attempts on a victim that had a task (stealing_deques)
   unsigned long long steals_won;
-  unsigned long long failed_cas; // takes that lost a race: a CAS (or an injected failure; stealing, nil_slots),
+  unsigned long long failed_cas; // takes that lost a race: a CAS (or an injected failure; the deques, nil_slots),
                                  // a lock try (locked_queue), a reservation undone on an empty ring (ticket_ring)
   unsigned long long kept; // children run by their own block: keep() after a full push
   unsigned long long full; // pushes that found the queue full
@@ -32,9 +32,10 @@ struct faults
 {
   ::cuda::std::uint32_t spurious_cas; // a CAS fails without trying, at this rate
   ::cuda::std::uint32_t publish_delay_ns; // a sleep before each publication of pushed tasks
-  ::cuda::std::uint32_t owner_stall_ns; // stealing: a sleep in pop between the bottom store and its fence
-  ::cuda::std::uint32_t late_store_ns; // stealing: pop's bottom store held as in a store buffer (tasks/deque.h)
-  ::cuda::std::uint32_t steal_only; // stealing: no block pops; every task is stolen (its own deque too)
+  ::cuda::std::uint32_t owner_stall_ns; // chase_lev: a sleep in pop between the bottom store and its fence
+  ::cuda::std::uint32_t late_store_ns; // chase_lev: pop's bottom store held as in a store buffer (tasks/deque.h)
+  ::cuda::std::uint32_t steal_only; // the deques: no block pops; every task is stolen (its own deque too)
+  ::cuda::std::uint32_t thief_stall_ns; // the deques: a sleep in steal between the entry's read and the CAS
   ::cuda::std::uint32_t capacity; // host side: each queue's capacity forced to this (0: as asked)
   ::cuda::std::uint32_t seed;
 };
@@ -44,7 +45,7 @@ struct alignas(128) pool_state
 {
   unsigned long long live; // queued + running tasks (R21): 0 <=> the pool is finished
   ::cuda::std::uint32_t tag; // detail::tasks::pool_tag once initialised (R17)
-  ::cuda::std::uint32_t queues; // deques (stealing: the grid's blocks); 1 for the shared queues
+  ::cuda::std::uint32_t queues; // deques (stealing_deques: the grid's blocks); 1 for the shared queues
   unsigned long long next_id; // checked mode: the id of the next pushed task (seeds: 0..n-1)
   unsigned long long max_occupancy; // the largest occupancy any queue reached (pool_stats says how measured)
   unsigned long long wanted; // the largest occupancy a full push asked for (R23's report); 0: none was full
@@ -112,9 +113,11 @@ __device__ inline bool injected(::cuda::std::uint32_t rate, ::cuda::std::uint32_
 }
 
 // The protocol of each method: its device memory (`memory`, inside the pool) and its operations
-// (tasks/deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
+// (tasks/deque.h, one_word_deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
 template <class T, class Method>
 struct backend;
+template <class T, class Method, class Ends, class Kind>
+struct block_deques; // tasks/block_deques.h
 template <class Pool>
 struct shared_queue_steps; // tasks/shared_queue.h
 template <class Pool>
@@ -160,6 +163,8 @@ class pool
   template <class U, class M>
   friend class forked;
   friend struct detail::tasks::backend<T, Method>;
+  template <class U, class M, class E, class K>
+  friend struct detail::tasks::block_deques;
   friend struct detail::tasks::shared_queue_steps<pool>;
   friend struct detail::tasks::static_list_rounds<pool>;
   friend struct detail::tasks::static_list_backend<T, Method>;

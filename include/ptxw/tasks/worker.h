@@ -1,6 +1,6 @@
 // ptxw/tasks/worker.h: a block's end of a task pool -- the shared-memory slot, the owner end
 // join() makes (next, fork, retire), the reservation fork() makes (push, keep), and for the
-// stealing method the thief end (steal only). Every operation is block-wide: one elected thread
+// stealing methods the thief end (steal only). Every operation is block-wide: one elected thread
 // (the block's thread 0) operates on the pool and hands the result to the block through one of the
 // slot's two alternating buffers, behind one barrier, as the work queue's hand-over does.
 #pragma once
@@ -344,15 +344,16 @@ public:
     retire(static_cast<task<T>&&>(t), fork(t, 0));
   }
 
-  // Every thread together (stealing): the thief end of block i's deque.
+  // Every thread together (stealing_deques): the thief end of block i's deque.
   __device__ thief_end<T, Method, Keep> victim(::cuda::std::uint32_t i)
   {
-    static_assert(detail::is_same_v<Method, stealing>, PTXW_RULE(R22) "only the stealing method has thief ends");
+    static_assert(detail::tasks::is_stealing_v<Method>,
+                  PTXW_RULE(R22) "only the stealing methods (stealing_deques<...>) have thief ends");
     return thief_end<T, Method, Keep>(*this, i);
   }
 };
 
-// A block's thief end of another block's deque (stealing): it steals at the top, nothing else (R22).
+// A block's thief end of another block's deque (stealing_deques): it steals at the top, nothing else (R22).
 template <class T, class Method, unsigned Keep>
 class thief_end
 {

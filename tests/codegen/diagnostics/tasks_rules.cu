@@ -1,6 +1,6 @@
 // R17, R20, R21, R22, R23 for ptxw/tasks.h: a pool exists only as the view of a pool_host (a
 // default-made one does not compile); a task's ticket and a fork's reservation are not copied; a
-// thief end does not pop; a push's result is not discarded.
+// thief end does not pop, and only the deques have thief ends; a push's result is not discarded.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_DEFAULT_POOL %s 2>&1 | FileCheck %s --check-prefix=DEFAULT_POOL
@@ -10,8 +10,10 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_THIEF_POP %s 2>&1 | FileCheck %s --check-prefix=THIEF_POP
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_PUSH_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=PUSH_DISCARDED
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_KEEP_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=KEEP_DISCARDED
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_QUEUE_VICTIM %s 2>&1 | FileCheck %s --check-prefix=QUEUE_VICTIM
 //
-// Without a CASE the file compiles: the contract's loop, a steal through a thief end.
+// Without a CASE the file compiles: the contract's loop, a steal through a thief end (both kinds
+// of deque).
 
 #include <ptxw/tasks.h>
 
@@ -103,3 +105,30 @@ __global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, un
   }
 #endif
 }
+
+// The thief end on the other kind of deque.
+__global__ void one_word_steals(ptxw::tasks::pool<node, ptxw::tasks::stealing_deques<ptxw::tasks::one_word>> p)
+{
+  __shared__ ptxw::tasks::worker_slot<node, ptxw::tasks::stealing_deques<ptxw::tasks::one_word>> slot;
+  auto w = p.join(slot);
+  if (auto stolen = w.victim(0).steal())
+  {
+    w.retire(std::move(stolen));
+  }
+  while (auto t = w.next())
+  {
+    w.retire(std::move(t));
+  }
+}
+
+#if defined(CASE_QUEUE_VICTIM)
+__global__ void queue_victim(ptxw::tasks::pool<node, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>> p)
+{
+  __shared__ ptxw::tasks::worker_slot<node, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>> slot;
+  auto w = p.join(slot);
+  // QUEUE_VICTIM: error: static assertion failed with "ptxw: R22 owner and thief: only the stealing methods (stealing_deques<...>) have thief ends"
+  // QUEUE_VICTIM: at line [[#@LINE+2]] of
+  // QUEUE_VICTIM: 1 error detected in the compilation of
+  (void) w.victim(0);
+}
+#endif

@@ -65,10 +65,11 @@ __device__ inline void fence_sc()
 }
 
 // atom.sem.gpu.global.cas.{b32,b64} d, [a], expected, desired;  // PTX ISA 60, SM_70.
-// .sem = .relaxed (cas_relaxed), .release (cas_release), .acq_rel (cas_acq_rel); true where it swapped.
+// .sem = .relaxed (cas_relaxed), .release (cas_release), .acq_rel (cas_acq_rel): true where it
+// swapped; cas_old_relaxed, ... the word it found (== expected where it swapped).
 #define PTXW_TASKS_CAS(sem)                                                                                          \
   template <class W>                                                                                                 \
-  __device__ bool cas_##sem(W* a, W expected, W desired)                                                             \
+  __device__ W cas_old_##sem(W* a, W expected, W desired)                                                            \
   {                                                                                                                  \
     static_assert(is_word<W>);                                                                                       \
     W old;                                                                                                           \
@@ -86,7 +87,12 @@ __device__ inline void fence_sc()
                    : "l"(a), "l"(expected), "l"(desired)                                                             \
                    : "memory");                                                                                      \
     }                                                                                                                \
-    return old == expected;                                                                                          \
+    return old;                                                                                                      \
+  }                                                                                                                  \
+  template <class W>                                                                                                 \
+  __device__ bool cas_##sem(W* a, W expected, W desired)                                                             \
+  {                                                                                                                  \
+    return cas_old_##sem(a, expected, desired) == expected;                                                          \
   }
 PTXW_TASKS_CAS(relaxed)
 PTXW_TASKS_CAS(release)
