@@ -207,7 +207,7 @@ TYPED_TEST(TasksDequeLitmus, OwnerAndThievesOnTheDequeAlone)
 TYPED_TEST(TasksDequeLitmus, OwnerAndThievesWithStalledThieves)
 {
   tasks::faults f{};
-  f.thief_stall_ns = 2000;
+  f.thief_stall_ns = 20000; // several of the owner's rounds (two pushes, a publish, two pops: ~7 us)
   deque_alone<TypeParam>(f, 2000, 3);
 }
 
