@@ -3,7 +3,7 @@
 // and by the baselines a user would write instead, side by side in one run, every output checked.
 //
 //   ptxw_bench_octree [--quick] [--reps N] [--only SHAPE[,SHAPE]] [--n N[,N]] [--t T[,T]]
-//                     [--sweep] [--csv FILE]
+//                     [--sweep] [--csv FILE] [--timeline FILE]
 //
 // Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
 // (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
@@ -31,6 +31,7 @@
 // --sweep: the dynamic builder of every method at 128, 256 and 512 threads x blocks 1, 2, 4 .. the
 // resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+, B2, B3 and B3+
 // in the same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
+// --timeline FILE: per-SM timelines of the dynamic builder instead of the table (timelines() below).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,7 +62,7 @@ struct options
   std::vector<shape> shapes{shape::uniform, shape::plummer, shape::clusters};
   std::vector<std::size_t> sizes{1000000, 10000000};
   std::vector<std::uint32_t> caps{16, 64};
-  std::string csv;
+  std::string csv, timeline; // timeline: --timeline FILE
 };
 
 std::vector<std::string> split_list(const char* s)
@@ -106,6 +107,10 @@ options parse(int argc, char** argv)
     {
       o.csv = next, ++i;
     }
+    else if (a == "--timeline")
+    {
+      o.timeline = next, ++i;
+    }
     else if (a == "--only")
     {
       o.shapes.clear();
@@ -135,7 +140,9 @@ options parse(int argc, char** argv)
     }
     else
     {
-      std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only SHAPE,...] [--n N,...] [--t T,...] [--sweep] [--csv FILE]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--quick] [--reps N] [--only SHAPE,...] [--n N,...] [--t T,...] [--sweep] [--csv FILE]"
+                   " [--timeline FILE]\n",
                    argv[0]);
       std::exit(2);
     }
@@ -170,6 +177,11 @@ const char* method_name<ptxw::tasks::stealing>()
   return "stealing";
 }
 template <>
+const char* method_name<ptxw::tasks::stealing_deques<ptxw::tasks::one_word>>()
+{
+  return "stealing (one word)";
+}
+template <>
 const char* method_name<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>>()
 {
   return "ticket ring";
@@ -199,7 +211,7 @@ template <class Method>
 inline constexpr bool fast = !std::is_same_v<Method, ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>> &&
                              !std::is_same_v<Method, ptxw::tasks::locked_queue>;
 
-using methods = std::tuple<ptxw::tasks::stealing, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>,
+using methods = std::tuple<ptxw::tasks::stealing, ptxw::tasks::stealing_deques<ptxw::tasks::one_word>, ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>,
                            ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>, ptxw::tasks::locked_queue,
                            ptxw::tasks::static_list, ptxw::tasks::static_list_graph>;
 
@@ -487,6 +499,62 @@ void sweep(const options& o, csv_file& csv)
   }
 }
 
+// Per-SM timelines: the dynamic builder of three methods (a deque, the rounds, a FIFO) at 512
+// threads and 2 levels a split, one build each after an untimed one, at the first --n and --t of
+// each shape; every task a CSV row (shape, n, t, method, sm, kind, start and end in us from the
+// build's first task). Checked against the reference like every build.
+void timelines(const options& o)
+{
+  std::FILE* f = std::fopen(o.timeline.c_str(), "w");
+  if (f == nullptr)
+  {
+    std::fprintf(stderr, "cannot write %s\n", o.timeline.c_str());
+    std::exit(2);
+  }
+  std::fprintf(f, "shape,n,t,method,sm,kind,start_us,end_us\n");
+  static const char* kinds[] = {"finish", "split", "count", "scatter", "range"};
+  device_tree tree;
+  timeline tl(1u << 20);
+  const std::size_t n   = o.sizes.front();
+  const std::uint32_t t = o.caps.front();
+  for (shape s : o.shapes)
+  {
+    const std::vector<float4> particles = make_particles(s, n);
+    const input in                      = validate(particles, t);
+    const reference_tree ref            = reference(in, finish_size);
+    tree.upload(in);
+    auto one = [&](auto&& b) {
+      (void) tree.build(b); // untimed: module load, first-touch
+      b.tl = &tl;
+      tree.poison();
+      (void) tree.build(b);
+      std::vector<leaf> leaves;
+      std::vector<float4> out;
+      tree.result(leaves, out);
+      const verdict v = compare(ref.set, leaves, out, t);
+      failed |= !v.matches(ref.set);
+      const std::vector<task_span> spans = tl.read();
+      std::uint64_t t0 = ~0ull, t1 = 0;
+      for (const task_span& sp : spans)
+      {
+        t0 = std::min(t0, sp.start), t1 = std::max(t1, sp.end);
+      }
+      for (const task_span& sp : spans)
+      {
+        std::fprintf(f, "%s,%zu,%u,\"%s\",%u,%s,%.3f,%.3f\n", name(s), n, t, b.name().c_str(), sp.sm,
+                     kinds[static_cast<int>(sp.kind)], (sp.start - t0) * 1e-3, (sp.end - t0) * 1e-3);
+      }
+      std::printf("%s N=%zu T=%u %-32s %zu tasks in %.3f ms (first task to last)  %s\n", name(s), n, t,
+                  b.name().c_str(), spans.size(), (t1 - t0) * 1e-6, v.matches(ref.set) ? "ok" : v.describe().c_str());
+    };
+    one(dynamic_builder<ptxw::tasks::stealing, 512, 2>("stealing, 512 thr., 2 levels", false));
+    one(dynamic_builder<ptxw::tasks::static_list, 512, 2>("static list, 512 thr., 2 levels", false));
+    one(dynamic_builder<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>, 512, 2>("ticket ring, 512 thr., 2 levels",
+                                                                                       false));
+  }
+  std::fclose(f);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -496,7 +564,11 @@ int main(int argc, char** argv)
   PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; best of %d rounds\n", prop.name, prop.multiProcessorCount, o.reps);
   csv_file csv(o.csv);
-  if (o.sweep)
+  if (!o.timeline.empty())
+  {
+    timelines(o);
+  }
+  else if (o.sweep)
   {
     sweep(o, csv);
   }

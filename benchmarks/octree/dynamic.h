@@ -17,7 +17,8 @@
 // of stealing or queueing instead of all waiting in the one deque of the block that forked them.
 // Descendants of at most T particles (or at max_depth) are leaves, appended with one atomic a task
 // and copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
-// with C and S off: one block per node, whatever its size.
+// with C and S off: one block per node, whatever its size. Given a timeline (timeline.h), every
+// task leaves a span: its SM, its kind, its start and end.
 #pragma once
 
 #include <ptxw/host/tasks.h>
@@ -33,6 +34,7 @@
 #include "descend.h"
 #include "finish.h"
 #include "tile.h"
+#include "timeline.h"
 
 namespace ptxw_bench::octree
 {
@@ -75,6 +77,7 @@ struct dynamic_args
   std::uint32_t* joins_used;
   std::uint32_t* dropped; // children neither pushed nor kept: must stay 0
   dynamic_config cfg;
+  timeline_view tl; // spans: nullptr but for a timeline run
 };
 
 // C: the issue asks for about 64K; 32K was faster on the H100 at 10^7 (2026-11-25: uniform 2.48 ms
@@ -246,23 +249,27 @@ struct dynamic_block
     while (auto t = w.next())
     {
       const task_node tn = *t;
+      span_scope span(a.tl);
       const node& nd     = tn.n;
       const int depth    = depth_of(nd.code);
       const float4* src  = a.buf.at(depth);
       float4* dst        = a.buf.dst(depth);
       if (tn.step == phase::whole && nd.count <= a.cfg.finish)
       {
+        span.kind = span_kind::finish;
         block_finish<Threads>::run(*reinterpret_cast<typename block_finish<Threads>::storage*>(smem), nd, a.buf, a.out,
                                    a.cfg.t);
         w.retire(std::move(t));
       }
       else if (tn.step == phase::whole)
       {
+        span.kind = span_kind::split;
         split_node(s, nd, src, dst, depth);
         children(s, w, std::move(t), nd, a);
       }
       else if (tn.last - tn.first > 1) // a range of chunks: up to 8 parts, published at once
       {
+        span.kind                 = span_kind::range;
         const std::uint32_t range = tn.last - tn.first, parts = min(range, 8u);
         auto kids                 = w.fork(t, parts);
         if (threadIdx.x < parts)
@@ -279,6 +286,7 @@ struct dynamic_block
         const std::uint32_t beg = tn.first * a.cfg.chunk, len = min(a.cfg.chunk, nd.count - beg);
         if (tn.step == phase::count)
         {
+          span.kind = span_kind::count;
           count_chunk(s, src, nd.begin + beg, len, depth, j.counts);
           if (!last_to_arrive(s, &j.counted, n))
           {
@@ -298,6 +306,7 @@ struct dynamic_block
         }
         else
         {
+          span.kind = span_kind::scatter;
           scatter_range(s, src, dst, nd.begin + beg, len, depth, j.cursors);
           if (!last_to_arrive(s, &j.scattered, n))
           {
@@ -331,7 +340,7 @@ class dynamic_builder
   static constexpr auto kernel = dynamic_build<Method, Threads, Levels>;
   // Tasks a block's deque (stealing: a LIFO owner holds a path's siblings and range halves, far
   // fewer), or in the one queue or round list (a level of the tree: ~10^4 at 10^7 with S = 4096).
-  static constexpr std::uint32_t capacity = std::is_same_v<Method, ptxw::tasks::stealing> ? 4096 : 65536;
+  static constexpr std::uint32_t capacity = ptxw::detail::tasks::is_stealing_v<Method> ? 4096 : 65536;
   ptxw::tasks::pool_host<task_node, Method> pool_{capacity};
   device_array<join_state<Levels>> joins_;
   device_array<std::uint32_t> counters_; // joins used, dropped
@@ -340,7 +349,8 @@ class dynamic_builder
   std::uint32_t chunk_;
 
 public:
-  int blocks = 0; // 0: the resident grid
+  int blocks   = 0; // 0: the resident grid
+  timeline* tl = nullptr; // where the next builds record their spans (none: nullptr)
 
   // chunk: C (tests make it small, so that small inputs have chunked nodes).
   dynamic_builder(std::string name, bool faithful, std::uint32_t chunk = default_chunk)
@@ -408,7 +418,8 @@ public:
     pool_.seed(seeds);
     buffers moved = buf;
     moved.levels  = Levels;
-    const dynamic_args<Levels> a{moved, out, joins_.get(), counters_.get(), counters_.get() + 1, cfg};
+    const dynamic_args<Levels> a{moved, out, joins_.get(), counters_.get(), counters_.get() + 1, cfg,
+                                 tl != nullptr ? tl->view() : timeline_view{}};
     (void) resident(); // opts the kernel into the finish's shared memory
     if (blocks > 0)
     {

@@ -3,13 +3,15 @@
 
     benchmarks/octree/plot.py table.csv table.svg     # the table: every builder's time per problem
     benchmarks/octree/plot.py sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
+    benchmarks/octree/plot.py timeline.csv t.svg      # a --timeline run (.csv or .csv.gz): what each SM ran
 
-Table: one panel per problem (shape, N, T), a bar per builder (each method at its default C; the
-rows with other C are in the CSV), best-of time in ms on a log scale, the bound (passes x the
-copy's time) as a dashed line. Sweep: one panel per shape and method, the dynamic builder's time
+Table: one panel per problem (shape, N, T), a bar per baseline and one per method (its best row:
+any C, threads and levels a split; every row is in the CSV), best-of time in ms on a log scale,
+the bounds (passes x the copy's time, for 1, 2 and 3 levels a split) as dashed lines. Sweep: one panel per shape and method, the dynamic builder's time
 against blocks (log2) for each thread count, the baselines of the same run as dashed lines.
 """
 import csv
+import gzip
 import math
 import sys
 
@@ -89,18 +91,25 @@ class LogAxis:
 
 
 def table(rows, out):
-    # one row per method (its default C), the baselines and the paper-faithful form
-    rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy" and "C=" not in r["method"]]
+    # A bar per baseline, and per method its best row (any C, threads, levels a split; the
+    # paper-faithful form, one block a node, stays in the CSV); dashed: each levels' bound.
+    rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy" and "one block a node" not in r["method"]]
+    for r in rows:
+        r["bar"] = r["method"] if r["method"].startswith("B") else r["method"].split(",")[0] + " (best)"
     problems = in_order((r["shape"], r["n"], r["t"]) for r in rows)
-    methods = in_order(r["method"] for r in rows)
+    bars = in_order(r["bar"] for r in rows)
     cols = 4
     pw, ph = 300, 260
     nrows = math.ceil(len(problems) / cols)
-    svg = Svg(cols * pw + 20, nrows * ph + 40 + 16 * math.ceil(len(methods) / 3))
+    svg = Svg(cols * pw + 20, nrows * ph + 40 + 16 * math.ceil(len(bars) / 3))
     times = [r["best_ms"] for r in rows] + [r["bound_ms"] for r in rows]
     for k, prob in enumerate(problems):
         x0, y0 = 10 + (k % cols) * pw, 30 + (k // cols) * ph
-        mine = {r["method"]: r for r in rows if (r["shape"], r["n"], r["t"]) == prob}
+        mine = [r for r in rows if (r["shape"], r["n"], r["t"]) == prob]
+        best = {}
+        for r in mine:
+            if r["bar"] not in best or r["best_ms"] < best[r["bar"]]:
+                best[r["bar"]] = r["best_ms"]
         ax = LogAxis(min(times), max(times), y0 + ph - 40, y0 + 20)
         left, right = x0 + 45, x0 + pw - 10
         svg.text((left + right) / 2, y0 + 12, f"{prob[0]}, N={int(prob[1]):.0e}, T={prob[2]}", 12, "middle")
@@ -109,21 +118,21 @@ def table(rows, out):
             svg.line(left, y, right, y, "#dddddd")
             svg.text(left - 4, y + 4, f"{tick:g}", 9, "end")
         svg.text(x0 + 10, (y0 + ph) / 2 + y0 / 2, "ms (best)", 10, "middle", rotate=-90)
-        bw = (right - left) / max(1, len(methods))
-        for i, m in enumerate(methods):
-            if m in mine:
-                y = ax(mine[m]["best_ms"])
+        bw = (right - left) / max(1, len(bars))
+        for i, m in enumerate(bars):
+            if m in best:
+                y = ax(best[m])
                 svg.rect(left + i * bw + 1, y, bw - 2, ax.p0 - y, COLOURS[i % len(COLOURS)])
-        bound = next(iter(mine.values()))["bound_ms"]
-        svg.line(left, ax(bound), right, ax(bound), "black", 1, "4,3")
+        for bound in sorted({r["bound_ms"] for r in mine}):
+            svg.line(left, ax(bound), right, ax(bound), "black", 1, "4,3")
         svg.line(left, ax.p0, right, ax.p0)
     ly = 30 + nrows * ph
-    for i, m in enumerate(methods):
+    for i, m in enumerate(bars):
         x, y = 20 + (i % 3) * 400, ly + 16 * (i // 3)
         svg.rect(x, y - 9, 10, 10, COLOURS[i % len(COLOURS)])
         svg.text(x + 14, y, m, 11)
-    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale); dashed: bound = "
-             "(passes above S + 1) x copy time", 14)
+    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale); dashed: the bounds, "
+             "(passes above S + 1) x copy time, for 1, 2 and 3 levels a split", 14)
     svg.save(out)
 
 
@@ -171,9 +180,71 @@ def sweep(rows, out):
     svg.save(out)
 
 
+KIND_COLOURS = {"finish": "#2ca02c", "split": "#1f77b4", "count": "#ff7f0e", "scatter": "#d62728", "range": "#7f7f7f"}
+
+
+def timelines(path, out):
+    with (gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")) as f:
+        spans = list(csv.DictReader(f))
+    if not spans:
+        sys.exit(f"octree plot: no spans in {path}")
+    for r in spans:
+        r["sm"], r["start_us"], r["end_us"] = int(r["sm"]), float(r["start_us"]), float(r["end_us"])
+    panels = in_order((r["shape"], r["n"], r["t"], r["method"]) for r in spans)
+    pw, lane, top_pad = 1100, 2, 34
+    sms = max(r["sm"] for r in spans) + 1
+    ph = sms * lane + top_pad + 30
+    svg = Svg(pw + 20, len(panels) * ph + 60)
+    svg.add("<style>rect{shape-rendering:crispEdges}</style>")  # lanes of 2 px: no blur between them
+    for k, panel in enumerate(panels):
+        mine = [r for r in spans if (r["shape"], r["n"], r["t"], r["method"]) == panel]
+        same_shape = [r for r in spans if (r["shape"], r["n"], r["t"]) == panel[:3]]
+        t_max = max(r["end_us"] for r in same_shape)  # one time scale per problem: methods side by side
+        x0, y0 = 60, 30 + k * ph
+        width = pw - 70
+        xs = lambda t: x0 + t / t_max * width  # noqa: E731
+        busy = sum(r["end_us"] - r["start_us"] for r in mine)
+        end = max(r["end_us"] for r in mine)
+        svg.text(x0, y0 + 12, f"{panel[3]}: {panel[0]}, N={int(panel[1]):.0e}, T={panel[2]} -- {len(mine)} tasks, "
+                 f"{end / 1000:.3f} ms first task to last, SMs busy {100 * busy / (end * sms):.0f}% of it", 12)
+        # consecutive spans of one kind on one SM less than half a pixel apart are drawn as one
+        last = {}
+        for r in sorted(mine, key=lambda r: (r["sm"], r["start_us"])):
+            key = r["sm"]
+            x1, x2 = xs(r["start_us"]), xs(r["end_us"])
+            prev = last.get(key)
+            if prev and prev[0] == r["kind"] and x1 - prev[2] < 0.5:
+                prev[2] = max(prev[2], x2)
+                continue
+            if prev:
+                svg.rect(prev[1], y0 + top_pad + key * lane, max(prev[2] - prev[1], 0.3), lane, KIND_COLOURS[prev[0]])
+            last[key] = [r["kind"], x1, x2]
+        for key, prev in last.items():
+            svg.rect(prev[1], y0 + top_pad + key * lane, max(prev[2] - prev[1], 0.3), lane, KIND_COLOURS[prev[0]])
+        bottom = y0 + top_pad + sms * lane
+        svg.line(x0, bottom, x0 + width, bottom)
+        step = 10 ** math.floor(math.log10(t_max / 4))
+        for i in range(0, int(t_max / step) + 1):
+            x = xs(i * step)
+            svg.line(x, bottom, x, bottom + 4)
+            svg.text(x, bottom + 15, f"{i * step / 1000:g}", 9, "middle")
+        svg.text(x0 - 8, y0 + top_pad + sms * lane / 2, "SM", 10, "middle", rotate=-90)
+        svg.text(x0 + width, bottom + 26, "ms", 10, "end")
+    ly = 30 + len(panels) * ph + 10
+    for i, (kind, colour) in enumerate(KIND_COLOURS.items()):
+        svg.rect(60 + i * 160, ly - 9, 10, 10, colour)
+        svg.text(60 + i * 160 + 14, ly, kind, 11)
+    svg.text(10, 18, "Dynamic builder, H100: what each SM ran (a lane per SM, a bar per task); white: waiting for "
+             "a task, a join or a round", 13)
+    svg.save(out)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
+    with (gzip.open(sys.argv[1], "rt") if sys.argv[1].endswith(".gz") else open(sys.argv[1])) as f:
+        if "kind" in f.readline().split(","):
+            return timelines(sys.argv[1], sys.argv[2])
     rows = read(sys.argv[1])
     if any(r["mode"] == "sweep" for r in rows):
         sweep(rows, sys.argv[2])

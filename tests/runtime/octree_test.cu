@@ -330,6 +330,11 @@ TEST_P(OctreeBuild, DynamicStealing)
   dynamic_cases<ptxw::tasks::stealing>(*this, "stealing");
 }
 
+TEST_P(OctreeBuild, DynamicStealingOneWord)
+{
+  dynamic_cases<ptxw::tasks::stealing_deques<ptxw::tasks::one_word>>(*this, "stealing (one word)");
+}
+
 TEST_P(OctreeBuild, DynamicTicketRing)
 {
   dynamic_cases<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>>(*this, "ticket ring");
