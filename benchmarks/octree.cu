@@ -271,6 +271,15 @@ struct csv_file
 
 bool failed = false;
 
+// One problem on the device: validated, uploaded, and its host reference (what every build is
+// checked against).
+reference_tree upload(device_tree& tree, const std::vector<float4>& particles, std::uint32_t t)
+{
+  const input in = validate(particles, t);
+  tree.upload(in);
+  return reference(in, finish_size);
+}
+
 // Runs each contender once poisoned and checked, then the timed rounds, then prints the rows.
 void measure(const options& o, csv_file& csv, const char* mode, shape s, std::size_t n, std::uint32_t t,
              device_tree& tree, const reference_tree& ref, std::vector<contender>& cs)
@@ -399,9 +408,7 @@ void table(const options& o, csv_file& csv)
       const std::vector<float4> particles = make_particles(s, n);
       for (std::uint32_t t : o.caps)
       {
-        const input in           = validate(particles, t);
-        const reference_tree ref = reference(in, finish_size);
-        tree.upload(in);
+        const reference_tree ref = upload(tree, particles, t);
         b2.key_bits       = ref.set.depth <= 10 ? 30 : 63;
         const buffers buf = tree.bufs();
         std::vector<contender> cs;
@@ -472,9 +479,7 @@ void sweep(const options& o, csv_file& csv)
   for (shape s : o.shapes)
   {
     const std::vector<float4> particles = make_particles(s, n);
-    const input in                      = validate(particles, t);
-    const reference_tree ref            = reference(in, finish_size);
-    tree.upload(in);
+    const reference_tree ref            = upload(tree, particles, t);
     b2.key_bits = ref.set.depth <= 10 ? 30 : 63;
     std::vector<contender> cs;
     auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
@@ -520,9 +525,7 @@ void timelines(const options& o)
   for (shape s : o.shapes)
   {
     const std::vector<float4> particles = make_particles(s, n);
-    const input in                      = validate(particles, t);
-    const reference_tree ref            = reference(in, finish_size);
-    tree.upload(in);
+    const reference_tree ref            = upload(tree, particles, t);
     auto one = [&](auto&& b) {
       (void) tree.build(b); // untimed: module load, first-touch
       b.tl = &tl;
