@@ -111,25 +111,6 @@ struct block_deques
     return true;
   }
 
-  // A thief, between its read of the entry and its CAS: a sleep where the faults ask for one (a
-  // thief held up there, as a descheduled one would be, while the owner pops and pushes again).
-  __device__ static void thief_stall(const Pool& p)
-  {
-    if (p.faults_.thief_stall_ns != 0)
-    {
-      __nanosleep(p.faults_.thief_stall_ns);
-    }
-  }
-
-  // The leader, at publish: a sleep first where the faults ask for one.
-  __device__ static void delay(const Pool& p)
-  {
-    if (p.faults_.publish_delay_ns != 0)
-    {
-      __nanosleep(p.faults_.publish_delay_ns);
-    }
-  }
-
   // The leader, after a publication moved bottom: the occupancy's upper bound (a top read earlier).
   __device__ static void record(local& l)
   {

@@ -124,10 +124,7 @@ struct backend<T, ::ptxw::tasks::stealing>
     }
     const long long b = l.bottom - 1;
     store_buffer hide(&d.bottom, b, p.faults_.late_store_ns); // hide the newest task from thieves ...
-    if (p.faults_.owner_stall_ns != 0)
-    {
-      __nanosleep(p.faults_.owner_stall_ns);
-    }
+    injected_sleep(p.faults_.owner_stall_ns);
     hide.fence_sc(); // ... before reading top
     const long long t = hide.ld_relaxed(&d.top);
     l.top_seen        = t;
@@ -171,7 +168,7 @@ struct backend<T, ::ptxw::tasks::stealing>
     }
     ++c.steals_tried;
     out = slot(p, victim, t);
-    steps::thief_stall(p);
+    injected_sleep(p.faults_.thief_stall_ns); // a thief held up, as a descheduled one would be
     if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_release(&d.top, t, t + 1))
     {
       ++c.failed_cas; // the owner or another thief took it
@@ -189,7 +186,7 @@ struct backend<T, ::ptxw::tasks::stealing>
     {
       return;
     }
-    steps::delay(p);
+    injected_sleep(p.faults_.publish_delay_ns);
     l.bottom += pushed;
     isa::st_release(&p.mem_.ends[l.queue].bottom, l.bottom); // R25: the entries, then bottom
     steps::record(l);

@@ -65,7 +65,7 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
       entry<T>& e = p.mem_.cells[q.tail & (p.mem_.capacity - 1)];
       e.value     = child;
       mark_pushed(e, p.state_);
-      steps::delay(p);
+      injected_sleep(p.faults_.publish_delay_ns);
       ++q.tail;
     }
     unlock(p);

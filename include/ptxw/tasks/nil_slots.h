@@ -134,7 +134,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
         }
         x.e.value = child;
         mark_pushed(x.e, p.state_);
-        steps::delay(p);
+        injected_sleep(p.faults_.publish_delay_ns);
         isa::st_release(&x.state, nil_state(now, nil_kind::task)); // R25: the entry, then the state
         advance(&p.mem_.ends->tail, tail, q + 1);
         steps::sample_occupancy(p, q);

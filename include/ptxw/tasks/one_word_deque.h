@@ -152,7 +152,7 @@ struct backend<T, ::ptxw::tasks::stealing_deques<::ptxw::tasks::one_word>>
     }
     ++c.steals_tried;
     out = slot(p, victim, word::top(w));
-    steps::thief_stall(p);
+    injected_sleep(p.faults_.thief_stall_ns); // a thief held up, as a descheduled one would be
     if (injected(p.faults_.spurious_cas, l.rng) || !isa::cas_release(&d.word, w, w + word::top_one))
     {
       ++c.failed_cas; // the owner or another thief changed the word
@@ -170,7 +170,7 @@ struct backend<T, ::ptxw::tasks::stealing_deques<::ptxw::tasks::one_word>>
     {
       return;
     }
-    steps::delay(p);
+    injected_sleep(p.faults_.publish_delay_ns);
     one_word_ends& d     = p.mem_.ends[l.queue];
     unsigned long long w = word::pack(l.top_seen, l.pops, l.bottom); // what the owner saw last
     l.bottom += pushed;

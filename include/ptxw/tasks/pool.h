@@ -112,6 +112,15 @@ __device__ inline bool injected(::cuda::std::uint32_t rate, ::cuda::std::uint32_
   return rate != 0 && next_random(rng) < rate;
 }
 
+// An injected stall of `ns` (0: none) -- a publication delayed, an owner or a thief held up.
+__device__ inline void injected_sleep(::cuda::std::uint32_t ns)
+{
+  if (ns != 0)
+  {
+    __nanosleep(ns);
+  }
+}
+
 // The protocol of each method: its device memory (`memory`, inside the pool) and its operations
 // (tasks/deque.h, one_word_deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
 template <class T, class Method>

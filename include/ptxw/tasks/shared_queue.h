@@ -64,15 +64,6 @@ struct shared_queue_steps
       atomicMax(&p.state_->max_occupancy, tail + 1 > head ? tail + 1 - head : 0ull);
     }
   }
-
-  // A sleep before a publication, where the faults ask for one.
-  __device__ static void delay(const Pool& p)
-  {
-    if (p.faults_.publish_delay_ns != 0)
-    {
-      __nanosleep(p.faults_.publish_delay_ns);
-    }
-  }
 };
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

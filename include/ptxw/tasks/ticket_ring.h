@@ -119,7 +119,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     wait_turn(x, i);
     x.e.value = child;
     mark_pushed(x.e, p.state_);
-    steps::delay(p);
+    injected_sleep(p.faults_.publish_delay_ns);
     isa::st_release(&x.seq, i + 1); // R25: the entry, then its sequence
     add(&q.count, 1);
     steps::sample_occupancy(p, i);
