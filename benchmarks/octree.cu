@@ -243,10 +243,11 @@ contender cdp_contender(device_tree& tree, cdp_build& b)
   return c;
 }
 
+// A CSV file with its header line; no file where the path is empty.
 struct csv_file
 {
   std::FILE* f = nullptr;
-  explicit csv_file(const std::string& path)
+  csv_file(const std::string& path, const char* header)
   {
     if (!path.empty())
     {
@@ -256,8 +257,7 @@ struct csv_file
         std::fprintf(stderr, "cannot write %s\n", path.c_str());
         std::exit(2);
       }
-      std::fprintf(f, "mode,shape,n,t,method,threads,blocks,best_ms,spread,bound_ms,x_bound,x_b1a,x_b1plus,x_b2,tasks,"
-                      "steals,failed_cas,check\n");
+      std::fprintf(f, "%s\n", header);
     }
   }
   ~csv_file()
@@ -510,13 +510,7 @@ void sweep(const options& o, csv_file& csv)
 // build's first task). Checked against the reference like every build.
 void timelines(const options& o)
 {
-  std::FILE* f = std::fopen(o.timeline.c_str(), "w");
-  if (f == nullptr)
-  {
-    std::fprintf(stderr, "cannot write %s\n", o.timeline.c_str());
-    std::exit(2);
-  }
-  std::fprintf(f, "shape,n,t,method,sm,kind,start_us,end_us\n");
+  csv_file csv(o.timeline, "shape,n,t,method,sm,kind,start_us,end_us");
   static const char* kinds[] = {"finish", "split", "count", "scatter", "range"};
   device_tree tree;
   timeline tl(1u << 20);
@@ -544,7 +538,7 @@ void timelines(const options& o)
       }
       for (const task_span& sp : spans)
       {
-        std::fprintf(f, "%s,%zu,%u,\"%s\",%u,%s,%.3f,%.3f\n", name(s), n, t, b.name().c_str(), sp.sm,
+        std::fprintf(csv.f, "%s,%zu,%u,\"%s\",%u,%s,%.3f,%.3f\n", name(s), n, t, b.name().c_str(), sp.sm,
                      kinds[static_cast<int>(sp.kind)], (sp.start - t0) * 1e-3, (sp.end - t0) * 1e-3);
       }
       std::printf("%s N=%zu T=%u %-32s %zu tasks in %.3f ms (first task to last)  %s\n", name(s), n, t,
@@ -555,7 +549,6 @@ void timelines(const options& o)
     one(dynamic_builder<ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>, 512, 2>("ticket ring, 512 thr., 2 levels",
                                                                                        false));
   }
-  std::fclose(f);
 }
 
 } // namespace
@@ -566,7 +559,8 @@ int main(int argc, char** argv)
   cudaDeviceProp prop{};
   PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; best of %d rounds\n", prop.name, prop.multiProcessorCount, o.reps);
-  csv_file csv(o.csv);
+  csv_file csv(o.csv, "mode,shape,n,t,method,threads,blocks,best_ms,spread,bound_ms,x_bound,x_b1a,x_b1plus,x_b2,tasks,"
+                      "steals,failed_cas,check");
   if (!o.timeline.empty())
   {
     timelines(o);

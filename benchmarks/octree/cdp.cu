@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(threads) cdp_count(node nd, cdp_job* job, cdp_
 
 __global__ void cdp_prefix(node nd, cdp_job* job)
 {
-  block::cursors_of([&](int o) { return job->counts[o]; }, job->cursors, nd.begin);
+  block::split_tile::cursors([&](int o) { return job->counts[o]; }, job->cursors, nd.begin);
 }
 
 __global__ void __launch_bounds__(threads) cdp_scatter(node nd, cdp_job* job, cdp_args a)

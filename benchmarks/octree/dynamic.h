@@ -64,8 +64,16 @@ struct join_state
 struct dynamic_config
 {
   std::uint32_t t;
-  std::uint32_t chunk; // C: nodes above it are split in chunks; ~0u: never
+  std::uint32_t chunk; // C: nodes above it (and above S) are split in chunks; ~0u: never
   std::uint32_t finish; // S: nodes up to it are finished in shared memory; 0: never
+
+  // Whether a node of `count` particles is split in chunks of C. A node the finish takes never is,
+  // whatever C: splits stay at depths that are multiples of Levels, where output.h's buffers
+  // expect them.
+  __host__ __device__ bool chunked(std::uint32_t count) const
+  {
+    return count > chunk && count > finish;
+  }
 };
 
 template <int Levels>
@@ -158,9 +166,7 @@ struct dynamic_block
     __syncthreads();
     auto kids = w.fork(t, s.tasks);
     for_each_child(s, a.buf, a.out, [&](const node& ch) {
-      // A node the finish takes is never split, whatever C: splits stay at depths that are
-      // multiples of Levels, where output.h's buffers expect them.
-      if (ch.count <= a.cfg.chunk || ch.count <= a.cfg.finish)
+      if (!a.cfg.chunked(ch.count))
       {
         push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
       }
@@ -212,17 +218,6 @@ struct dynamic_block
     split_tile::count(s.tile, src, begin, n, depth, counts);
   }
 
-  // One thread: each bucket's first position (the node's particles from `begin`, in bucket order);
-  // count(o) reads bucket o's count.
-  template <class Count>
-  __device__ static void cursors_of(Count count, std::uint32_t* cursors, std::uint32_t begin)
-  {
-    for (int o = 0; o < buckets; begin += count(o++))
-    {
-      cursors[o] = begin;
-    }
-  }
-
   // One block splits a whole node: counts into s.counts, cursors, scatter.
   __device__ static void split_node(storage& s, const node& nd, const float4* src, float4* dst, int depth)
   {
@@ -234,7 +229,7 @@ struct dynamic_block
     __syncthreads();
     if (threadIdx.x == 0)
     {
-      cursors_of([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
+      split_tile::cursors([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
     }
     __syncthreads();
     scatter_range(s, src, dst, nd.begin, nd.count, depth, s.cursors);
@@ -295,7 +290,7 @@ struct dynamic_block
           }
           if (threadIdx.x == 0) // the counts from L2, where the atomics made them
           {
-            cursors_of([&](int o) { return __ldcg(&j.counts[o]); }, j.cursors, nd.begin);
+            split_tile::cursors([&](int o) { return __ldcg(&j.counts[o]); }, j.cursors, nd.begin);
           }
           auto kids = w.fork(t, 1);
           if (threadIdx.x == 0)
@@ -396,14 +391,14 @@ public:
     const std::size_t max_joins = (faithful_ ? 0 : std::size_t(max_depth) * (n / cfg.chunk + 1)) + 1;
     joins_.reserve(max_joins);
     counters_.reserve(2);
-    const std::uint32_t used = n > cfg.chunk ? 1 : 0; // the root's join, if it is chunked
+    const std::uint32_t used = cfg.chunked(n) ? 1 : 0; // the root's join, if it is chunked
     PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
     PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
     PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
     PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
     std::vector<task_node> seeds;
     const node root{1, 0, n};
-    if (n > cfg.chunk)
+    if (cfg.chunked(n))
     {
       for (std::uint32_t k = 0; k * cfg.chunk < n; ++k) // one chunk a seed: the seeds are spread
       {

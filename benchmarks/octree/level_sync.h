@@ -152,12 +152,7 @@ __global__ void __launch_bounds__(Threads) level_split(level_args a)
           ++pos.nodes;
         }
       });
-      for (std::uint32_t q = 0, at = nd.begin; q < tiles::buckets; ++q) // the counts become the cursors
-      {
-        const std::uint32_t c = counts[q];
-        counts[q]             = at;
-        at += c;
-      }
+      tiles::split::cursors([&](int q) { return counts[q]; }, counts, nd.begin); // the counts become the cursors
     }
     __syncthreads(); // base and scan_storage are reused
   }

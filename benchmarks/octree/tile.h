@@ -32,6 +32,19 @@ struct tile_split
     std::uint32_t count[buckets], base[buckets];
   };
 
+  // One thread: each bucket's first position (a node's particles from `begin`, in bucket order);
+  // count(o) reads bucket o's count, before cursors[o] is written (they may be the same word).
+  template <class Count>
+  __device__ static void cursors(Count count, std::uint32_t* cursors, std::uint32_t begin)
+  {
+    for (int o = 0; o < buckets; ++o)
+    {
+      const std::uint32_t c = count(o);
+      cursors[o]            = begin;
+      begin += c;
+    }
+  }
+
   // Adds one to counter[o] for each particle, by warp: returns the particle's rank among the warp's
   // particles of that bucket before it (its slot when `counter` holds a base). o = buckets: none.
   __device__ static std::uint32_t add(std::uint32_t* counter, int o)

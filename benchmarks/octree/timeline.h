@@ -4,6 +4,8 @@
 // between spans is where the scheduling costs: the picture is plot.py's (--timeline).
 #pragma once
 
+#include <ptxw/checked.h>
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -39,13 +41,6 @@ struct timeline_view
   std::uint32_t capacity = 0;
 };
 
-__device__ inline std::uint64_t global_ns()
-{
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // Thread 0's record of the task it is running: started at construction, written at the end of
 // the task's scope (the loop's `continue`s included) with the kind the task turned out to be.
 class span_scope
@@ -61,7 +56,7 @@ public:
   {
     if (tl_.spans != nullptr && threadIdx.x == 0)
     {
-      start_ = global_ns();
+      start_ = ptxw::checked::now_ns();
     }
   }
   __device__ ~span_scope()
@@ -73,7 +68,7 @@ public:
       {
         std::uint32_t sm;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        tl_.spans[i] = task_span{sm, kind, start_, global_ns()};
+        tl_.spans[i] = task_span{sm, kind, start_, ptxw::checked::now_ns()};
       }
     }
   }
