@@ -40,7 +40,7 @@ template <class T, class Method>
 struct host_memory;
 
 template <class T>
-entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
+__host__ __device__ entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
 {
   entry<T> e{};
 #if PTXW_CHECKED
@@ -138,94 +138,131 @@ struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
   }
 };
 
-// The methods with one queue: `cells` slots, positions 0..n-1 seeded by `fill(cell, position, seed)`
-// in slot `slot(position)`.
-template <class T, class Method, class Cell>
+// The methods with one queue: `cells` slots, position i (0 <= i < capacity) in slot Slot{}(i,
+// capacity), filled by Fill{}(cell, i, seed i or nullptr). The cells are filled on the device from
+// a copy of the seeds: the whole queue staged on the host and copied took about half a millisecond
+// a seeding at 64K cells (the octree benchmark's ticket ring, H100).
+struct same_slot
+{
+  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t) const
+  {
+    return position;
+  }
+};
+
+template <class T, class Cell, class Fill, class Slot>
+__global__ void fill_queue(Cell* cells, const T* seeds, std::uint32_t n, std::uint32_t capacity)
+{
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < capacity; i += gridDim.x * blockDim.x)
+  {
+    Fill{}(cells[Slot{}(i, capacity)], i, i < n ? &seeds[i] : nullptr);
+  }
+}
+
+template <class T, class Method, class Cell, class Fill, class Slot = same_slot>
 struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
 {
   static constexpr const char* unit = "tasks in the queue";
+  std::optional<device_array<T>> seeds_; // the last seeding's, kept for the next ones of at most as many
+  std::size_t seeds_room_ = 0;
 
   shared_queue_host(std::uint32_t grid, std::uint32_t cap)
       : pool_arrays<T, Method, queue_ends, Cell>(grid, cap, 1, cap, "allocating a task queue")
   {}
 
-  static std::size_t same_slot(std::size_t position)
-  {
-    return position;
-  }
-
-  template <class Fill, class Slot = std::size_t (*)(std::size_t)>
-  void place_with(const std::vector<T>& seeds, cudaStream_t stream, Fill fill, Slot slot = same_slot)
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
   {
     const std::uint32_t capacity = this->capacity;
     if (seeds.size() > capacity)
     {
       refuse_seeds(seeds.size(), capacity, "into the queue");
     }
+    if (seeds.size() > seeds_room_)
+    {
+      seeds_.emplace(seeds.size(), "seeding a task queue");
+      seeds_room_ = seeds.size();
+    }
     queue_ends e{};
     e.tail  = seeds.size();
     e.count = static_cast<long long>(seeds.size());
     e.size  = static_cast<long long>(seeds.size());
-    std::vector<Cell> staged(capacity);
-    for (std::size_t i = 0; i < capacity; ++i)
-    {
-      fill(staged[slot(i)], i, i < seeds.size() ? &seeds[i] : nullptr);
-    }
     cuda_check(cudaMemcpyAsync(this->ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream),
                "seeding a task queue");
-    cuda_check(
-      cudaMemcpyAsync(this->cells.get(), staged.data(), sizeof(Cell) * capacity, cudaMemcpyHostToDevice, stream),
-      "seeding a task queue");
-    cuda_check(cudaStreamSynchronize(stream), "seeding a task queue"); // `staged` dies here
+    if (!seeds.empty())
+    {
+      cuda_check(cudaMemcpyAsync(seeds_->get(), seeds.data(), sizeof(T) * seeds.size(), cudaMemcpyHostToDevice, stream),
+                 "seeding a task queue");
+    }
+    const std::uint32_t blocks = capacity / 256 + 1 < 1024 ? capacity / 256 + 1 : 1024;
+    fill_queue<T, Cell, Fill, Slot><<<blocks, 256, 0, stream>>>(this->cells.get(), seeds.empty() ? nullptr : seeds_->get(),
+                                                                static_cast<std::uint32_t>(seeds.size()), capacity);
+    cuda_check(cudaGetLastError(), "seeding a task queue");
+    cuda_check(cudaStreamSynchronize(stream), "seeding a task queue"); // `e` and `seeds` die after the return
   }
 };
 
 // Ring slot i starts free for position i, or published (i + 1) where it holds seed i.
-template <class T>
-struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
-    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>
+struct ring_fill
 {
-  using base = shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>>;
-  using base::base;
-  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  template <class T>
+  __host__ __device__ void operator()(ring_cell<T>& c, std::size_t i, const T* seed) const
   {
-    const std::uint32_t cap = this->capacity;
-    this->place_with(
-      seeds, stream,
-      [](ring_cell<T>& c, std::size_t i, const T* seed) {
-        c.seq = seed ? i + 1 : i;
-        c.e   = seed_entry(seed ? *seed : T{}, i);
-      },
-      [cap](std::size_t i) { return ring_slot<ring_cell<T>>(i, cap); });
+    c.seq = seed ? i + 1 : i;
+    c.e   = seed_entry(seed ? *seed : T{}, i);
   }
 };
 
+template <class T>
+struct ring_slots
+{
+  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t capacity) const
+  {
+    return ring_slot<ring_cell<T>>(position, capacity);
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
+                        ring_slots<T>>
+{
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
+                          ring_slots<T>>::shared_queue_host;
+};
+
 // Slot i serves position i (lap 0): seed i, or NIL.
+struct nil_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(nil_cell<T>& c, std::size_t i, const T* seed) const
+  {
+    c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
+    c.e     = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
 template <class T>
 struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
-    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>, nil_fill>
 {
-  using base = shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>>;
-  using base::base;
-  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>,
+                          nil_fill>::shared_queue_host;
+};
+
+struct entry_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(entry<T>& c, std::size_t i, const T* seed) const
   {
-    this->place_with(seeds, stream, [](nil_cell<T>& c, std::size_t i, const T* seed) {
-      c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
-      c.e     = seed_entry(seed ? *seed : T{}, i);
-    });
+    c = seed_entry(seed ? *seed : T{}, i);
   }
 };
 
 template <class T>
 struct host_memory<T, ::ptxw::tasks::locked_queue>
-    : shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>>
+    : shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>
 {
-  using shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>>::shared_queue_host;
-  void place(const std::vector<T>& seeds, cudaStream_t stream)
-  {
-    this->place_with(seeds, stream,
-                [](entry<T>& c, std::size_t i, const T* seed) { c = seed_entry(seed ? *seed : T{}, i); });
-  }
+  using shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>::shared_queue_host;
 };
 
 // The seeds are round 0's `in` list (list 0); both forms of the static list.
