@@ -64,7 +64,7 @@ __device__ void children(block::storage& s, const node& nd, const cdp_args& a)
 {
   if (threadIdx.x == 0)
   {
-    block::plan(s, nd, a.t, 0, a.out); // one level: nothing to end early
+    block::plan(s, nd, dynamic_config{a.t, ~0u, 0}, 1, a.out); // one level, no chunks: nothing to end early
   }
   __syncthreads(); // ... and the block's scatter is done
   block::for_each_child(s, a.buf, a.out, [&](const node& ch) {
@@ -82,12 +82,17 @@ __global__ void __launch_bounds__(threads) cdp_node(node nd, cdp_args a)
 }
 
 // A big node's grids: block b has chunk b, particles [b C, (b + 1) C) of the node.
+__device__ node chunk_of(const node& nd, std::uint32_t chunk)
+{
+  const std::uint32_t beg = blockIdx.x * chunk;
+  return node{nd.code, nd.begin + beg, min(chunk, nd.count - beg)};
+}
+
 __global__ void __launch_bounds__(threads) cdp_count(node nd, cdp_job* job, cdp_args a)
 {
   __shared__ block::storage s;
-  const int depth         = depth_of(nd.code);
-  const std::uint32_t beg = blockIdx.x * a.chunk;
-  block::count_chunk(s, a.buf.at(depth), nd.begin + beg, min(a.chunk, nd.count - beg), depth, job->counts);
+  const int depth = depth_of(nd.code);
+  block::count_own(s, a.buf.at(depth), chunk_of(nd, a.chunk), depth, job->counts);
 }
 
 __global__ void cdp_prefix(node nd, cdp_job* job)
@@ -98,10 +103,8 @@ __global__ void cdp_prefix(node nd, cdp_job* job)
 __global__ void __launch_bounds__(threads) cdp_scatter(node nd, cdp_job* job, cdp_args a)
 {
   __shared__ block::storage s;
-  const int depth         = depth_of(nd.code);
-  const std::uint32_t beg = blockIdx.x * a.chunk;
-  block::scatter_range(s, a.buf.at(depth), a.buf.dst(depth), nd.begin + beg, min(a.chunk, nd.count - beg), depth,
-                       job->cursors);
+  const int depth = depth_of(nd.code);
+  block::scatter_own(s, a.buf.at(depth), a.buf.dst(depth), chunk_of(nd, a.chunk), depth, job->cursors);
 }
 
 __global__ void __launch_bounds__(threads) cdp_children(node nd, cdp_job* job, cdp_args a)

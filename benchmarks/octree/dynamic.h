@@ -4,17 +4,26 @@
 //                       no pushes;
 //   count <= C          one block splits it (count into shared memory, prefix, scatter through
 //                       shared cursors) and forks its descendants (descend.h);
-//   count >  C, S       ceil(count / C) chunks share a join (GPU-Quicksort's phase 1, so the
-//                       top of the tree is not a one-block job): each counts its chunk into the
-//                       join; the last to arrive (the last-block guard at task scope: its
-//                       atomic after a fence) turns the counts into cursors and forks the scatter
-//                       chunks; each scatters its chunk through the join's cursors; the last to
-//                       arrive forks the node's descendants.
+//   count >  C, S       ceil(count / C) chunk tasks share a join (GPU-Quicksort's phase 1, so
+//                       the top of the tree is not a one-block job): each counts tiles of the
+//                       node into the join; the last to arrive (the last-block guard at task
+//                       scope, ptxw's last_block ticket) turns the counts into cursors and forks
+//                       the scatter chunks; each scatters tiles through the join's cursors; the
+//                       last to arrive forks the node's descendants.
+// A chunk task is not a fixed range: it claims the node's particles from the join, with every other
+// chunk task of the node and phase, until none are left (as B1+'s blocks stream a level's tiles),
+// so a phase ends within a claim of its work on every block, however many chunk tasks there are
+// for how many blocks (305 chunks of 32K on 132 blocks ran in three waves, the third a third
+// full). The count claims by warp (1024 particles: no block barrier between claims, which would
+// drain the loads in flight); the scatter by block tile (a tile reserves its buckets' runs with one
+// atomic each).
 // A split takes `Levels` levels of the tree at once (8^Levels buckets, descend.h): one pass over
 // the node's particles moves them to their descendants Levels levels down.
-// Chunks travel as ranges: a task of several chunks only splits in up to 8 parts and retires (its
-// pushes are published at once), so the chunks of one node spread over the grid in log8 steps
-// of stealing or queueing instead of all waiting in the one deque of the block that forked them.
+// Chunks travel as ranges; a range of several chunks splits when taken. Stealing forks a child's
+// chunks as one range and splits a range in 8 (every task in a deque is one more steal from it: a
+// thief takes an eighth of a node's chunks, and they spread over the grid in log8 steps instead of
+// all waiting in the deque of the block that forked them); the shared queues and lists fork every
+// chunk at once (each split would cost a round, or a trip through the queue).
 // Descendants of at most T particles (or at max_depth) are leaves, appended with one atomic a task
 // and copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
 // with C and S off: one block per node, whatever its size. Given a timeline (timeline.h), every
@@ -22,6 +31,7 @@
 #pragma once
 
 #include <ptxw/host/tasks.h>
+#include <ptxw/inter_block/last_block.h>
 #include <ptxw/tasks.h>
 
 #include <cstdint>
@@ -50,7 +60,7 @@ struct task_node
 {
   node n;
   std::uint32_t join; // chunks: their node's join
-  std::uint32_t first, last; // chunks: [first, last) (C particles each, the node's last fewer)
+  std::uint32_t first, last; // chunks: a range [first, last) of the node's ceil(count / C) chunk tasks
   phase step;
 };
 
@@ -58,7 +68,10 @@ template <int Levels>
 struct join_state
 {
   std::uint32_t counts[buckets_of(Levels)], cursors[buckets_of(Levels)];
-  std::uint32_t counted, scattered; // chunks arrived, per phase
+  // Chunk tasks arrived, per phase: the last-block guard at task scope (ptxw/inter_block/last_block.h;
+  // its unchecked form, as a block may run several chunk tasks of one node).
+  ptxw::last_block_ticket_state<std::uint32_t> counted, scattered;
+  std::uint32_t claimed[2]; // claims handed out to the chunks, per phase (count: warp_claim particles; scatter: a tile)
 };
 
 struct dynamic_config
@@ -105,8 +118,32 @@ struct dynamic_block
     std::uint32_t counts[buckets], cursors[buckets];
     node kids[buckets]; // where descend stopped, in key order (at most one a bucket)
     bool kid_leaf[buckets];
-    std::uint32_t n_kids, leaf_base, tasks, last;
+    std::uint32_t n_kids, leaf_base, tasks, claim, claimed[2];
   };
+
+  // Parts a child's chunks are forked in, and a taken range of chunks (the header's comment says why).
+  template <class Method>
+  static constexpr bool stealing = ptxw::detail::tasks::is_stealing_v<Method>;
+  template <class Method>
+  static constexpr std::uint32_t kid_parts = stealing<Method> ? 1 : Threads;
+  template <class Method>
+  static constexpr std::uint32_t range_parts = stealing<Method> ? 8 : Threads;
+  // Particles a warp counts at once, and claims at a time in a chunk's count (the header's comment
+  // says why).
+  static constexpr std::uint32_t warp_tile  = 32 * split_tile::size / Threads;
+  static constexpr std::uint32_t warp_claim = 4 * warp_tile;
+
+  __device__ static std::uint32_t parts(std::uint32_t range, std::uint32_t most)
+  {
+    return min(range, most);
+  }
+
+  // Part i of `parts` of the range of chunks r.
+  __device__ static task_node part(const task_node& r, std::uint32_t i, std::uint32_t parts)
+  {
+    const std::uint32_t range = r.last - r.first;
+    return task_node{r.n, r.join, r.first + range * i / parts, r.first + range * (i + 1) / parts, r.step};
+  }
 
   __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
   {
@@ -114,24 +151,29 @@ struct dynamic_block
   }
 
   // Thread 0, after the split of node nd (bucket counts in s.counts): its descendants into s.kids
-  // (descend.h; the walk also stops at nodes of at most `ends` particles), s.tasks = those that are
-  // not leaves, and the leaves' first slot in s.leaf_base (one atomic).
-  __device__ static void plan(storage& s, const node& nd, std::uint32_t t, std::uint32_t ends, const leaf_out& out)
+  // (descend.h; the walk also stops at nodes the finish takes), s.tasks = the tasks the others make
+  // (a chunked one: its chunks in up to kid_parts parts), and the leaves' first slot in s.leaf_base
+  // (one atomic).
+  __device__ static void
+  plan(storage& s, const node& nd, const dynamic_config& cfg, std::uint32_t kid_parts, const leaf_out& out)
   {
     std::uint32_t leaves = 0;
     s.n_kids             = 0;
-    descend<Levels>::each(s.counts, nd, depth_of(nd.code), t, [&](std::uint32_t c) { return c <= ends; },
+    s.tasks              = 0;
+    descend<Levels>::each(s.counts, nd, depth_of(nd.code), cfg.t, [&](std::uint32_t c) { return c <= cfg.finish; },
                           [&](const node& ch, bool is_leaf) {
                             s.kids[s.n_kids]       = ch;
                             s.kid_leaf[s.n_kids++] = is_leaf;
                             leaves += is_leaf;
+                            s.tasks += is_leaf ? 0 : cfg.chunked(ch.count) ? parts(chunks(ch.count, cfg.chunk), kid_parts) : 1;
                           });
-    s.tasks     = s.n_kids - leaves;
     s.leaf_base = leaves != 0 ? atomicAdd(out.count, leaves) : 0;
   }
 
   // Every thread, after plan() and a barrier: each leaf of s.kids written and copied to the
-  // output where it lies in buffer b; thread i mod Threads calls inner(kid) for every other kid i.
+  // output where it lies in buffer b (by the block, one after another); then thread i mod Threads
+  // calls inner(kid) for every other kid i, the threads at once (a loop over the kids with one
+  // thread at work in each step runs a warp's kids, and their pushes' atomics, one after another).
   template <class Inner>
   __device__ static void for_each_child(const storage& s, const buffers& buf, const leaf_out& out, Inner inner)
   {
@@ -147,21 +189,24 @@ struct dynamic_block
         }
         ++rank;
       }
-      else if (threadIdx.x == i % Threads)
+    }
+    for (std::uint32_t i = threadIdx.x; i < s.n_kids; i += Threads)
+    {
+      if (!s.kid_leaf[i])
       {
-        inner(ch);
+        inner(s.kids[i]);
       }
     }
   }
 
   // The descendants of node nd (bucket counts in s.counts): leaves appended and settled, the
   // others pushed (or kept; `dropped` if neither). Every thread; forks and retires t.
-  template <class Worker, class Ticket>
+  template <std::uint32_t Parts, class Worker, class Ticket>
   __device__ static void children(storage& s, Worker& w, Ticket&& t, const node& nd, const args& a)
   {
     if (threadIdx.x == 0)
     {
-      plan(s, nd, a.cfg.t, a.cfg.finish, a.out);
+      plan(s, nd, a.cfg, Parts, a.out);
     }
     __syncthreads();
     auto kids = w.fork(t, s.tasks);
@@ -169,12 +214,29 @@ struct dynamic_block
       if (!a.cfg.chunked(ch.count))
       {
         push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
+        return;
       }
-      else // joins are zeroed before the launch
+      // joins are zeroed before the launch
+      const task_node r{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count};
+      const std::uint32_t n = parts(r.last, Parts);
+      for (std::uint32_t i = 0; i < n; ++i)
       {
-        push(kids, task_node{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count}, a);
+        push(kids, part(r, i, n), a);
       }
     });
+    w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
+  }
+
+  // Every thread: forks the range of chunks r in up to Parts parts and retires t.
+  template <std::uint32_t Parts, class Worker, class Ticket>
+  __device__ static void fork_range(Worker& w, Ticket&& t, const task_node& r, const args& a)
+  {
+    const std::uint32_t n = parts(r.last - r.first, Parts);
+    auto kids             = w.fork(t, n);
+    if (threadIdx.x < n)
+    {
+      push(kids, part(r, threadIdx.x, n), a);
+    }
     w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
   }
 
@@ -187,35 +249,80 @@ struct dynamic_block
     }
   }
 
-  // The last-block guard at task scope: whether this block's chunk is the last of `total` to arrive.
-  __device__ static bool last_to_arrive(storage& s, std::uint32_t* arrived, std::uint32_t total)
-  {
-    __syncthreads(); // every thread's atomics of the chunk are issued
-    if (threadIdx.x == 0)
-    {
-      __threadfence(); // ... and performed before the arrival
-      s.last = atomicAdd(arrived, 1u) == total - 1;
-      __threadfence(); // the others' work before what the last one reads
-    }
-    __syncthreads();
-    return s.last != 0;
-  }
-
   // The partition steps, each its own function (not inlined): the task loop around them keeps few
   // registers live, so the kernel fits 128 registers a thread without spilling in the streaming loops.
-  __device__ __noinline__ static void scatter_range(storage& s, const float4* src, float4* dst, std::uint32_t begin,
-                                                    std::uint32_t n, int depth, std::uint32_t* cursors)
+  // Each works on the particles of node nd that it claims from *claimed: a chunk task from its
+  // join's (every chunk task of the node and phase shares the claims), a one-block split from the
+  // block's own (s.claimed). The next claim is in flight while the claimer works on one.
+  // Count: each warp claims warp_claim particles at a time, counted into `counts`.
+  __device__ __noinline__ static void count_claimed(storage& s, std::uint32_t* claimed, const float4* src,
+                                                    const node& nd, int depth, std::uint32_t* counts)
   {
-    for (std::uint32_t i = 0; i < n; i += split_tile::size)
+    const unsigned lane = threadIdx.x & 31;
+    split_tile::zero(s.tile);
+    std::uint32_t next = lane == 0 ? atomicAdd(claimed, 1u) : 0;
+    for (;;)
     {
-      split_tile::scatter(s.tile, src, dst, begin + i, min(split_tile::size, n - i), depth, cursors);
+      const std::uint32_t first = __shfl_sync(~0u, next, 0) * warp_claim;
+      if (first >= nd.count)
+      {
+        break;
+      }
+      if (lane == 0)
+      {
+        next = atomicAdd(claimed, 1u);
+      }
+      const std::uint32_t last = min(first + warp_claim, nd.count);
+      for (std::uint32_t i = first; i < last; i += warp_tile)
+      {
+        split_tile::template count_tile<32>(s.tile, src, nd.begin + i, last - i, depth, lane);
+      }
+    }
+    split_tile::flush(s.tile, counts);
+  }
+
+  // Scatter: the block claims a tile at a time, placed through `cursors`.
+  __device__ __noinline__ static void scatter_claimed(storage& s, std::uint32_t* claimed, const float4* src,
+                                                      float4* dst, const node& nd, int depth, std::uint32_t* cursors)
+  {
+    std::uint32_t next = threadIdx.x == 0 ? atomicAdd(claimed, 1u) : 0;
+    for (;;)
+    {
+      __syncthreads(); // every thread has read s.claim
+      if (threadIdx.x == 0)
+      {
+        s.claim = next;
+        next    = atomicAdd(claimed, 1u);
+      }
+      __syncthreads();
+      const std::uint32_t first = s.claim * split_tile::size;
+      if (first >= nd.count)
+      {
+        return;
+      }
+      split_tile::scatter(s.tile, src, dst, nd.begin + first, nd.count - first, depth, cursors);
     }
   }
 
-  __device__ __noinline__ static void count_chunk(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n,
-                                                  int depth, std::uint32_t* counts)
+  // Every thread: the block alone counts or scatters every particle of nd (claims of its own; the
+  // claimers of a previous use have passed a barrier since).
+  __device__ static void count_own(storage& s, const float4* src, const node& nd, int depth, std::uint32_t* counts)
   {
-    split_tile::count(s.tile, src, begin, n, depth, counts);
+    if (threadIdx.x == 0)
+    {
+      s.claimed[0] = 0; // the count's first barrier orders it before any warp's claim
+    }
+    count_claimed(s, &s.claimed[0], src, nd, depth, counts);
+  }
+
+  __device__ static void
+  scatter_own(storage& s, const float4* src, float4* dst, const node& nd, int depth, std::uint32_t* cursors)
+  {
+    if (threadIdx.x == 0)
+    {
+      s.claimed[1] = 0; // only thread 0 claims
+    }
+    scatter_claimed(s, &s.claimed[1], src, dst, nd, depth, cursors);
   }
 
   // One block splits a whole node: counts into s.counts, cursors, scatter.
@@ -225,14 +332,14 @@ struct dynamic_block
     {
       s.counts[o] = 0;
     }
-    count_chunk(s, src, nd.begin, nd.count, depth, s.counts);
+    count_own(s, src, nd, depth, s.counts);
     __syncthreads();
     if (threadIdx.x == 0)
     {
       split_tile::cursors([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
     }
     __syncthreads();
-    scatter_range(s, src, dst, nd.begin, nd.count, depth, s.cursors);
+    scatter_own(s, src, dst, nd, depth, s.cursors);
   }
 
   template <class Method>
@@ -260,30 +367,22 @@ struct dynamic_block
       {
         span.kind = span_kind::split;
         split_node(s, nd, src, dst, depth);
-        children(s, w, std::move(t), nd, a);
+        children<kid_parts<Method>>(s, w, std::move(t), nd, a);
       }
-      else if (tn.last - tn.first > 1) // a range of chunks: up to 8 parts, published at once
+      else if (tn.last - tn.first > 1) // a part of several chunks: split again
       {
-        span.kind                 = span_kind::range;
-        const std::uint32_t range = tn.last - tn.first, parts = min(range, 8u);
-        auto kids                 = w.fork(t, parts);
-        if (threadIdx.x < parts)
-        {
-          const std::uint32_t from = tn.first + range * threadIdx.x / parts, to = tn.first + range * (threadIdx.x + 1) / parts;
-          push(kids, task_node{nd, tn.join, from, to, tn.step}, a);
-        }
-        w.retire(std::move(t), std::move(kids));
+        span.kind = span_kind::range;
+        fork_range<range_parts<Method>>(w, std::move(t), tn, a);
       }
       else
       {
-        join_state<Levels>& j   = a.joins[tn.join];
-        const std::uint32_t n   = chunks(nd.count, a.cfg.chunk);
-        const std::uint32_t beg = tn.first * a.cfg.chunk, len = min(a.cfg.chunk, nd.count - beg);
+        join_state<Levels>& j = a.joins[tn.join];
+        const std::uint32_t n = chunks(nd.count, a.cfg.chunk);
         if (tn.step == phase::count)
         {
           span.kind = span_kind::count;
-          count_chunk(s, src, nd.begin + beg, len, depth, j.counts);
-          if (!last_to_arrive(s, &j.counted, n))
+          count_claimed(s, &j.claimed[0], src, nd, depth, j.counts);
+          if (!ptxw::detail::last_block_unchecked(&j.counted, n))
           {
             w.retire(std::move(t));
             continue;
@@ -292,18 +391,14 @@ struct dynamic_block
           {
             split_tile::cursors([&](int o) { return __ldcg(&j.counts[o]); }, j.cursors, nd.begin);
           }
-          auto kids = w.fork(t, 1);
-          if (threadIdx.x == 0)
-          {
-            push(kids, task_node{nd, tn.join, 0, n, phase::scatter}, a);
-          }
-          w.retire(std::move(t), std::move(kids));
+          __syncthreads(); // the cursors before any thread's push of a scatter chunk
+          fork_range<range_parts<Method>>(w, std::move(t), task_node{nd, tn.join, 0, n, phase::scatter}, a);
         }
         else
         {
           span.kind = span_kind::scatter;
-          scatter_range(s, src, dst, nd.begin + beg, len, depth, j.cursors);
-          if (!last_to_arrive(s, &j.scattered, n))
+          scatter_claimed(s, &j.claimed[1], src, dst, nd, depth, j.cursors);
+          if (!ptxw::detail::last_block_unchecked(&j.scattered, n))
           {
             w.retire(std::move(t));
             continue;
@@ -313,7 +408,7 @@ struct dynamic_block
             s.counts[o] = __ldcg(&j.counts[o]);
           }
           __syncthreads();
-          children(s, w, std::move(t), nd, a);
+          children<kid_parts<Method>>(s, w, std::move(t), nd, a);
         }
       }
     }

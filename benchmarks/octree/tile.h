@@ -61,16 +61,17 @@ struct tile_split
     return base + __popc(peers & ((1u << lane) - 1));
   }
 
-  // The thread's particles of the tile src[begin, begin + min(n, size)), all loads issued before any
-  // is used: the ranking's match and shared atomic would otherwise hold each load until the one
-  // before was ranked -- one load in flight a thread, about half the copy's bandwidth (seen in
-  // SASS and in the dynamic builder's timelines on the H100).
-  __device__ static void load(float4 (&v)[Items], const float4* src, std::uint32_t begin, std::uint32_t n)
+  // The particles of thread `rank` of `Width` in the tile src[begin, begin + min(n, Width x Items)),
+  // all loads issued before any is used: the ranking's match and shared atomic would otherwise hold
+  // each load until the one before was ranked -- one load in flight a thread, about half the copy's
+  // bandwidth (seen in SASS and in the dynamic builder's timelines on the H100).
+  template <int Width = Threads>
+  __device__ static void load(float4 (&v)[Items], const float4* src, std::uint32_t begin, std::uint32_t n, unsigned rank)
   {
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
-      const std::uint32_t i = k * Threads + threadIdx.x;
+      const std::uint32_t i = k * Width + rank;
       if (i < n)
       {
         v[k] = src[begin + i];
@@ -79,25 +80,45 @@ struct tile_split
   }
 
   // Bucket counts of src[begin, begin + n) (any n, block-strided) added to `counts` (shared or
-  // global, zeroed by the caller): per tile into shared memory first, then an atomic a bucket.
+  // global, zeroed by the caller): per tile into shared memory first (zero, count_tile), then an
+  // atomic a bucket (flush).
   __device__ static void count(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n, int depth,
                                std::uint32_t* counts)
+  {
+    zero(s);
+    for (std::uint32_t t = 0; t < n; t += size)
+    {
+      count_tile(s, src, begin + t, n - t, depth);
+    }
+    flush(s, counts);
+  }
+
+  __device__ static void zero(storage& s)
   {
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
       s.count[o] = 0;
     }
     __syncthreads();
-    for (std::uint32_t t = 0; t < n; t += size)
-    {
-      float4 v[Items];
-      load(v, src, begin + t, n - t);
+  }
+
+  // The tile src[begin, begin + min(n, Width x Items)) added to s.count, by the block (Width =
+  // Threads) or by one warp (Width = 32, rank = its lane).
+  template <int Width = Threads>
+  __device__ static void count_tile(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n, int depth,
+                                    unsigned rank = threadIdx.x)
+  {
+    float4 v[Items];
+    load<Width>(v, src, begin, n, rank);
 #pragma unroll
-      for (int k = 0; k < Items; ++k)
-      {
-        (void) add(s.count, k * Threads + threadIdx.x < n - t ? bucket<Levels>(v[k], depth) : buckets);
-      }
+    for (int k = 0; k < Items; ++k)
+    {
+      (void) add(s.count, k * Width + rank < n ? bucket<Levels>(v[k], depth) : buckets);
     }
+  }
+
+  __device__ static void flush(const storage& s, std::uint32_t* counts)
+  {
     __syncthreads();
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
@@ -121,7 +142,7 @@ struct tile_split
     float4 v[Items];
     int o[Items];
     std::uint32_t r[Items];
-    load(v, src, begin, n);
+    load(v, src, begin, n, threadIdx.x);
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
