@@ -526,6 +526,12 @@ public:
     return pool_.stats();
   }
 
+  // Tests: faults injected into the pool from the next build on (ptxw::tasks::faults).
+  void inject(const ptxw::tasks::faults& f)
+  {
+    pool_.inject(f);
+  }
+
   // Children lost for want of room (must be 0; the leaf check would find their particles lost).
   std::uint32_t dropped() const
   {

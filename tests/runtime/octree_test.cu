@@ -1,6 +1,7 @@
 // Octree builders of benchmarks/octree on small inputs, against the host reference:
 // every builder's leaf set must equal the reference's (no particle lost or duplicated, every
-// particle in the right leaf, the same number of leaves and of overfull leaves). The host-side
+// particle in the right leaf, the same number of leaves and of overfull leaves), the dynamic
+// builder's also under the task pools' injected faults. The host-side
 // tests (reference, bad input, the sorted-key leaf rule that B2 and the shared-memory finish use)
 // run without a GPU; the builders' tests skip without one.
 #include <gtest/gtest.h>
@@ -225,7 +226,7 @@ class OctreeBuild
 {
 public:
   template <class Builder>
-  void expect_reference(Builder& b, const std::string& what)
+  void expect_reference(Builder& b, const std::string& what, int runs = 2)
   {
     const build_case c     = GetParam();
     const auto p           = with_coincident(make_particles(c.s, c.n, 11), c.coincident);
@@ -233,7 +234,7 @@ public:
     const reference_tree r = reference(in, finish_size);
     device_tree tree;
     tree.upload(in);
-    for (int run = 0; run < 2; ++run) // twice: state left by a run must not leak into the next
+    for (int run = 0; run < runs; ++run) // at least twice: state left by a run must not leak into the next
     {
       tree.poison();
       ASSERT_TRUE(tree.build(b));
@@ -312,6 +313,23 @@ void dynamic_cases(OctreeBuild& test, const char* method)
   dynamic_builder<Method, 256> b(method, false, 1024);
   test.expect_reference(b, method);
   EXPECT_EQ(b.dropped(), 0u);
+  // The task-pool tests' faults but tiny queues (which a builder meets as R23's full pushes):
+  // 6 kinds x 20 launches x 10 cases = 1 200 fault-injected launches a method, each checked.
+  const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
+  ptxw::tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, thief{};
+  cas.spurious_cas       = p30;
+  delay.publish_delay_ns = 2000;
+  stall.owner_stall_ns   = 2000;
+  late.late_store_ns     = 2000;
+  steal.steal_only       = 1;
+  thief.thief_stall_ns   = 2000;
+  for (const ptxw::tasks::faults& f : {cas, delay, stall, late, steal, thief})
+  {
+    b.inject(f);
+    test.expect_reference(b, std::string(method) + " with faults", 20);
+    EXPECT_EQ(b.dropped(), 0u);
+  }
+  b.inject(ptxw::tasks::faults{});
   b.blocks = 1; // one worker: every chunk, join and child in one block
   test.expect_reference(b, method);
   dynamic_builder<Method, 256> faithful(method, true);
