@@ -101,8 +101,9 @@ struct dynamic_args
   timeline_view tl; // spans: nullptr but for a timeline run
 };
 
-// C: the issue asks for about 64K; 32K was faster on the H100 at 10^7 (2026-11-25: uniform 2.48 ms
-// against 2.76, Plummer 4.81 against 5.51, T = 16): twice the chunks keep every block busy at the top.
+// C: the issue asks for about 64K; 32K is the faster in most rows at 10^7 on the H100 (the table's
+// C=64K and C=16K rows, docs/task-queues.md). With claims, C sets how many blocks can work on one
+// node at once, against the cost of chunk tasks that find nothing left to claim.
 inline constexpr std::uint32_t default_chunk = 32768;
 
 template <int Threads, int Levels = 1>
