@@ -19,11 +19,12 @@
 // atomic each).
 // A split takes `Levels` levels of the tree at once (8^Levels buckets, descend.h): one pass over
 // the node's particles moves them to their descendants Levels levels down.
-// Chunks travel as ranges; a range of several chunks splits when taken. Stealing forks a child's
-// chunks as one range and splits a range in 8 (every task in a deque is one more steal from it: a
-// thief takes an eighth of a node's chunks, and they spread over the grid in log8 steps instead of
-// all waiting in the deque of the block that forked them); the shared queues and lists fork every
-// chunk at once (each split would cost a round, or a trip through the queue).
+// Chunk tasks travel in batches (task_node::chunks); a batch of several splits when taken.
+// Stealing forks a child's chunks as one batch and splits a batch in 8 (every task in a deque is
+// one more steal from it: a thief takes an eighth of a node's chunks, and they spread over the grid
+// in log8 steps instead of all waiting in the deque of the block that forked them); the shared
+// queues and lists fork every chunk at once (each split would cost a round, or a trip through the
+// queue).
 // Descendants of at most T particles (or at max_depth) are leaves, appended with one atomic a task
 // and copied to the output where they lie in buffer b. The paper-faithful form is the same kernel
 // with C and S off: one block per node, whatever its size. Given a timeline (timeline.h), every
@@ -60,7 +61,7 @@ struct task_node
 {
   node n;
   std::uint32_t join; // chunks: their node's join
-  std::uint32_t first, last; // chunks: a range [first, last) of the node's ceil(count / C) chunk tasks
+  std::uint32_t chunks; // chunks: how many of the node's ceil(count / C) chunk tasks this task stands for
   phase step;
 };
 
@@ -139,11 +140,10 @@ struct dynamic_block
     return min(range, most);
   }
 
-  // Part i of `parts` of the range of chunks r.
+  // Part i of `parts` of the chunk tasks r stands for.
   __device__ static task_node part(const task_node& r, std::uint32_t i, std::uint32_t parts)
   {
-    const std::uint32_t range = r.last - r.first;
-    return task_node{r.n, r.join, r.first + range * i / parts, r.first + range * (i + 1) / parts, r.step};
+    return task_node{r.n, r.join, r.chunks * (i + 1) / parts - r.chunks * i / parts, r.step};
   }
 
   __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
@@ -214,12 +214,12 @@ struct dynamic_block
     for_each_child(s, a.buf, a.out, [&](const node& ch) {
       if (!a.cfg.chunked(ch.count))
       {
-        push(kids, task_node{ch, 0, 0, 0, phase::whole}, a);
+        push(kids, task_node{ch, 0, 0, phase::whole}, a);
         return;
       }
       // joins are zeroed before the launch
-      const task_node r{ch, atomicAdd(a.joins_used, 1u), 0, chunks(ch.count, a.cfg.chunk), phase::count};
-      const std::uint32_t n = parts(r.last, Parts);
+      const task_node r{ch, atomicAdd(a.joins_used, 1u), chunks(ch.count, a.cfg.chunk), phase::count};
+      const std::uint32_t n = parts(r.chunks, Parts);
       for (std::uint32_t i = 0; i < n; ++i)
       {
         push(kids, part(r, i, n), a);
@@ -228,11 +228,11 @@ struct dynamic_block
     w.retire(static_cast<Ticket&&>(t), static_cast<decltype(kids)&&>(kids));
   }
 
-  // Every thread: forks the range of chunks r in up to Parts parts and retires t.
+  // Every thread: forks the chunk tasks r stands for in up to Parts parts and retires t.
   template <std::uint32_t Parts, class Worker, class Ticket>
   __device__ static void fork_range(Worker& w, Ticket&& t, const task_node& r, const args& a)
   {
-    const std::uint32_t n = parts(r.last - r.first, Parts);
+    const std::uint32_t n = parts(r.chunks, Parts);
     auto kids             = w.fork(t, n);
     if (threadIdx.x < n)
     {
@@ -370,7 +370,7 @@ struct dynamic_block
         split_node(s, nd, src, dst, depth);
         children<kid_parts<Method>>(s, w, std::move(t), nd, a);
       }
-      else if (tn.last - tn.first > 1) // a part of several chunks: split again
+      else if (tn.chunks > 1) // a part of several chunks: split again
       {
         span.kind = span_kind::range;
         fork_range<range_parts<Method>>(w, std::move(t), tn, a);
@@ -393,7 +393,7 @@ struct dynamic_block
             split_tile::cursors([&](int o) { return __ldcg(&j.counts[o]); }, j.cursors, nd.begin);
           }
           __syncthreads(); // the cursors before any thread's push of a scatter chunk
-          fork_range<range_parts<Method>>(w, std::move(t), task_node{nd, tn.join, 0, n, phase::scatter}, a);
+          fork_range<range_parts<Method>>(w, std::move(t), task_node{nd, tn.join, n, phase::scatter}, a);
         }
         else
         {
@@ -498,12 +498,12 @@ public:
     {
       for (std::uint32_t k = 0; k * cfg.chunk < n; ++k) // one chunk a seed: the seeds are spread
       {
-        seeds.push_back(task_node{root, 0, k, k + 1, phase::count});
+        seeds.push_back(task_node{root, 0, 1, phase::count});
       }
     }
     else
     {
-      seeds.push_back(task_node{root, 0, 0, 0, phase::whole});
+      seeds.push_back(task_node{root, 0, 0, phase::whole});
     }
     pool_.reset();
     pool_.seed(seeds);

@@ -16,6 +16,7 @@
 
 #include "../../benchmarks/octree/cdp.h"
 #include "../../benchmarks/octree/dynamic.h"
+#include "task_faults.h"
 #include "../../benchmarks/octree/level_sync.h"
 #include "../../benchmarks/octree/reference.h"
 #include "../../benchmarks/octree/sort_build.h"
@@ -315,15 +316,7 @@ void dynamic_cases(OctreeBuild& test, const char* method)
   EXPECT_EQ(b.dropped(), 0u);
   // The task-pool tests' faults but tiny queues (which a builder meets as R23's full pushes):
   // 6 kinds x 20 launches x 10 cases = 1 200 fault-injected launches a method, each checked.
-  const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
-  ptxw::tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, thief{};
-  cas.spurious_cas       = p30;
-  delay.publish_delay_ns = 2000;
-  stall.owner_stall_ns   = 2000;
-  late.late_store_ns     = 2000;
-  steal.steal_only       = 1;
-  thief.thief_stall_ns   = 2000;
-  for (const ptxw::tasks::faults& f : {cas, delay, stall, late, steal, thief})
+  for (const ptxw::tasks::faults& f : tasks_test::fault_kinds())
   {
     b.inject(f);
     test.expect_reference(b, std::string(method) + " with faults", 20);

@@ -7,6 +7,7 @@
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
+#include "task_faults.h"
 #include "tasks_deques.h"
 #include "tasks_tree.h"
 
@@ -128,17 +129,10 @@ TYPED_TEST(TasksTree, TinyQueuesKeepChildren)
 // stalled before their CAS, tiny queues -- 0 lost, 0 run twice.
 TYPED_TEST(TasksTree, FaultInjectedLaunches)
 {
-  const std::uint32_t p30 = static_cast<std::uint32_t>(0.3 * 4294967296.0);
-  tasks::faults cas{}, delay{}, stall{}, late{}, steal{}, thief{}, tiny{};
-  cas.spurious_cas       = p30;
-  delay.publish_delay_ns = 2000;
-  stall.owner_stall_ns   = 2000;
-  late.late_store_ns     = 2000;
-  steal.steal_only       = 1;
-  thief.thief_stall_ns   = 2000;
-  tiny.capacity          = 2;
-  tiny.spurious_cas      = p30;
-  for (const tasks::faults& f : {cas, delay, stall, late, steal, thief})
+  tasks::faults tiny{};
+  tiny.capacity     = 2;
+  tiny.spurious_cas = tasks_test::kCasFailures30;
+  for (const tasks::faults& f : tasks_test::fault_kinds())
   {
     this->run({{0, 0}}, 5, 256, 200, f, 16);
   }

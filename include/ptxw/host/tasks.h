@@ -26,6 +26,7 @@
 
 #include <cuda/std/span>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -193,7 +194,7 @@ struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
       cuda_check(cudaMemcpyAsync(seeds_->get(), seeds.data(), sizeof(T) * seeds.size(), cudaMemcpyHostToDevice, stream),
                  "seeding a task queue");
     }
-    const std::uint32_t blocks = capacity / 256 + 1 < 1024 ? capacity / 256 + 1 : 1024;
+    const std::uint32_t blocks = std::min(capacity / 256 + 1, 1024u);
     fill_queue<T, Cell, Fill, Slot><<<blocks, 256, 0, stream>>>(this->cells.get(), seeds.empty() ? nullptr : seeds_->get(),
                                                                 static_cast<std::uint32_t>(seeds.size()), capacity);
     cuda_check(cudaGetLastError(), "seeding a task queue");
