@@ -2,13 +2,17 @@
 // the typed API, and the report that must come of it -- with the rule id, never a hang. (That
 // conforming kernels make no report is asserted by every TasksTree test.) A task taken twice needs
 // a broken protocol, which the API cannot write: that test takes a task by the deque's own pop and
-// then marks its entry taken a second time, as a second taker would. Each test runs on both kinds
-// of deque (tasks_deques.h).
+// then marks its entry taken a second time, as a second taker would. The TasksChecked tests run on
+// both kinds of deque (tasks_deques.h). R24 is also asserted for every other wait on one word of a
+// pool: for work (the shared queues), at the static list's barrier, on a ticket ring slot whose
+// push never published and on a lock never released (those two plant the broken step).
 #include <ptxw/host/tasks.h>
 
 #include "gpu.h"
 #include "tasks_deques.h"
 
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -18,6 +22,7 @@ struct job
 {
   unsigned id;
 };
+using Ring = tasks::lockfree_queue<tasks::ticket_ring>;
 
 // R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
 template <class Method>
@@ -104,6 +109,44 @@ __global__ void holds_a_task(tasks::pool<job, Method> p, unsigned long long hold
   }
 }
 
+// R24 on the ticket ring: position 0's push stopped between drawing its position and publishing
+// it -- its sequence is put back to "free for the push of position 0" -- so the take of position 0
+// waits for a publication that never comes. `seq` gets the word's address (low bits).
+__global__ void takes_an_unpublished_slot(tasks::pool<job, Ring> p, unsigned* seq)
+{
+  if (threadIdx.x == 0)
+  {
+    auto& x = ptxw::detail::tasks::backend<job, Ring>::at(p, 0);
+    *seq    = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&x.seq));
+    x.seq   = 0;
+  }
+  __syncthreads();
+  __shared__ tasks::worker_slot<job, Ring> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    w.retire(std::move(t));
+  }
+}
+
+// R24 on the locked queue: a holder that never unlocks (thread 0 takes the lock and keeps it), so
+// the leader's take waits for the lock.
+__global__ void takes_a_held_lock(tasks::pool<job, tasks::locked_queue> p)
+{
+  if (threadIdx.x == 0)
+  {
+    unsigned long long failed = 0;
+    (void) ptxw::detail::tasks::backend<job, tasks::locked_queue>::lock(p, failed);
+  }
+  __syncthreads();
+  __shared__ tasks::worker_slot<job, tasks::locked_queue> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    w.retire(std::move(t));
+  }
+}
+
 // R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
 // marks the same entry.
 template <class Method>
@@ -149,6 +192,14 @@ protected:
   }
 };
 TYPED_TEST_SUITE(TasksChecked, tasks_test::Deques, tasks_test::deque_names);
+
+// The methods whose workers wait on one word of the pool other than the deques' (the shared
+// queues: live tasks; the static list: the round's barrier). static_list_graph has no wait.
+template <class Method>
+class TasksCheckedWaits : public TasksChecked<Method>
+{};
+using Waiting = ::testing::Types<Ring, tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
+TYPED_TEST_SUITE(TasksCheckedWaits, Waiting);
 
 TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
@@ -262,5 +313,76 @@ TYPED_TEST(TasksChecked, R24WaitForWorkOutlivesItsBound)
     EXPECT_EQ(d.detail, 1u) << "the one live task";
   }
   EXPECT_EQ(pool.stats().tasks_run, 1u);
+}
+
+// The shared queues wait for work while a task is live; the static list's blocks wait at the
+// round's barrier for the block that holds the task.
+TYPED_TEST(TasksCheckedWaits, R24WaitForWorkOutlivesItsBound)
+{
+  ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
+  tasks::pool_host<job, TypeParam> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{4}, holds_a_task<TypeParam>, 64, 0, 0, 200'000'000ull); // held 200 ms
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 3u) << "the three blocks without the task";
+  for (const auto& d : all)
+  {
+    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(d);
+    if constexpr (std::is_same_v<TypeParam, tasks::static_list>)
+    {
+      EXPECT_NE(d.address, 0u) << "the round's generation word";
+      EXPECT_EQ(d.phase, 1u) << "the round awaited";
+      EXPECT_EQ(d.detail, 0u) << "the round seen";
+    }
+    else
+    {
+      EXPECT_EQ(d.address, 0u) << "a wait for work";
+      EXPECT_EQ(d.detail, 1u) << "the one live task";
+    }
+  }
+  EXPECT_EQ(pool.stats().tasks_run, 1u);
+}
+
+using TasksCheckedRing = TasksChecked<Ring>;
+TEST_F(TasksCheckedRing, R24SlotNeverPublished)
+{
+  ptxw::checked::diagnostics diag(256, 20'000'000);
+  DeviceBuffer<unsigned> seq;
+  PTXW_CUDA_OK(seq.allocate_zeroed(1));
+  tasks::pool_host<job, Ring> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{1}, takes_an_unpublished_slot, 64, 0, 0, seq.get());
+  PTXW_LAUNCH_OK(); // ends: the take gave up
+  std::vector<unsigned> address;
+  PTXW_CUDA_OK(seq.download(address));
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(all[0]);
+  EXPECT_EQ(all[0].address, address[0]) << "position 0's sequence word";
+  EXPECT_EQ(all[0].phase, 1u) << "the take's turn: position 0 published";
+  EXPECT_EQ(all[0].detail, 0u) << "the sequence seen: free for a push";
+  EXPECT_EQ(all[0].thread[0], 0u);
+  EXPECT_EQ(pool.stats().tasks_run, 0u);
+}
+
+using TasksCheckedLock = TasksChecked<tasks::locked_queue>;
+TEST_F(TasksCheckedLock, R24LockNeverReleased)
+{
+  ptxw::checked::diagnostics diag(256, 20'000'000);
+  tasks::pool_host<job, tasks::locked_queue> pool(16);
+  pool.attach(diag.device_sink());
+  pool.seed(job{0});
+  pool.launch(tasks::blocks{1}, takes_a_held_lock, 64, 0, 0);
+  PTXW_LAUNCH_OK(); // ends: the take gave up
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(all[0]);
+  EXPECT_NE(all[0].address, 0u) << "the lock word";
+  EXPECT_EQ(all[0].phase, 0u) << "awaited: unlocked";
+  EXPECT_EQ(all[0].detail, 1u) << "seen: held";
+  EXPECT_EQ(pool.stats().tasks_run, 0u);
 }
 } // namespace

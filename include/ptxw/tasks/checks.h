@@ -5,7 +5,8 @@
 //   mark_taken        R20: a task taken twice (per-entry taken mark; detail: its id)
 //   beyond_reservation R21: a push beyond the fork's reservation (it is refused: full)
 //   second_owner      R22: a second owner_end of one deque in one launch
-//   wait_outlived     R24: a wait for work that outlived the sink's bound (the block stops)
+//   may_wait          R24: a wait for work that outlived the sink's bound (the block stops)
+//   may_wait_on       R24: a wait on a word of the pool (slot, lock, round) that outlived it (it gives up)
 #pragma once
 
 #include <ptxw/checked.h>
@@ -102,27 +103,60 @@ __device__ inline void second_owner([[maybe_unused]] unsigned long long* owner, 
 #endif
 }
 
-// R24, the leader's wait for work: true while it may go on waiting. `start` is 0 until the first
-// failed round sets it. Checked builds report a wait longer than the sink's bound (detail: the live
-// count seen, low word) and stop waiting; unchecked builds wait as long as work remains.
-__device__ inline bool may_wait([[maybe_unused]] unsigned long long& start, [[maybe_unused]] unsigned long long live,
-                                [[maybe_unused]] const checked::sink* sink)
+// R24: true once a wait that began at `start` (0 until the first failed try sets it) has outlived
+// the sink's bound. Unchecked builds never give up.
+__device__ inline bool outlived([[maybe_unused]] unsigned long long& start, [[maybe_unused]] const checked::sink* sink)
 {
 #if PTXW_CHECKED
   const unsigned long long now = checked::now_ns();
   if (start == 0)
   {
     start = now;
-  }
-  else if (now - start > checked::timeout_ns(sink))
-  {
-    checked::report(sink, rule::resident_workers, 0, 0, static_cast<::cuda::std::uint32_t>(live),
-                    " (a wait for work outlived its bound: a worker not resident, or a task never retired; "
-                    "detail: live tasks)");
     return false;
   }
+  return now - start > checked::timeout_ns(sink);
+#else
+  return false;
 #endif
-  return true;
+}
+
+// R24, the leader's wait for work: true while it may go on waiting. Checked builds report a wait
+// longer than the sink's bound (detail: the live count seen, low word) and stop waiting.
+__device__ inline bool may_wait(unsigned long long& start, [[maybe_unused]] unsigned long long live,
+                                [[maybe_unused]] const checked::sink* sink)
+{
+  if (!outlived(start, sink))
+  {
+    return true;
+  }
+#if PTXW_CHECKED
+  checked::report(sink, rule::resident_workers, 0, 0, static_cast<::cuda::std::uint32_t>(live),
+                  " (a wait for work outlived its bound: a worker not resident, or a task never retired; "
+                  "detail: live tasks)");
+#endif
+  return false;
+}
+
+// R24, a wait on one word of a pool for `awaited` (a ring slot's turn, the lock, the round's
+// barrier): true while it may go on. Such a wait ends when other workers finish a step they began
+// (a push that drew its position, a take that is reading, the lock's holder, the round's tasks);
+// checked builds report one that does not (address: the word's, low bits; phase: the value
+// awaited, low word; detail: the value seen) and stop waiting.
+__device__ inline bool may_wait_on(unsigned long long& start, [[maybe_unused]] const void* word,
+                                   [[maybe_unused]] unsigned long long awaited,
+                                   [[maybe_unused]] unsigned long long seen, [[maybe_unused]] const checked::sink* sink)
+{
+  if (!outlived(start, sink))
+  {
+    return true;
+  }
+#if PTXW_CHECKED
+  checked::report(sink, rule::resident_workers, static_cast<::cuda::std::uint32_t>(reinterpret_cast<::cuda::std::uintptr_t>(word)),
+                  static_cast<::cuda::std::uint32_t>(awaited), static_cast<::cuda::std::uint32_t>(seen),
+                  " (a wait on a pool's word (slot, lock, round) outlived its bound: a worker stopped inside a step, "
+                  "or held a task; barrier/slot: the word, phase: the value awaited, detail: the value seen)");
+#endif
+  return false;
 }
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -20,17 +20,21 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
   using room   = typename steps::room;
   using memory = shared_queue_memory<entry<T>>;
 
-  // `while (atomicCAS(&lock, 0, 1) == 1);` -- the seed's, with a short sleep between tries. Returns
-  // the failed tries.
-  __device__ static unsigned lock(const pool_t& p)
+  // `while (atomicCAS(&lock, 0, 1) == 1);` -- the seed's, with a short sleep between tries, and
+  // (checked mode) a bound: false where the holder kept it too long (R24). Counts the failed tries.
+  __device__ static bool lock(const pool_t& p, unsigned long long& failed)
   {
-    unsigned failed = 0;
+    unsigned long long since = 0;
     while (!isa::cas_acq_rel(&p.mem_.ends->lock, 0u, 1u))
     {
       ++failed;
+      if (!may_wait_on(since, &p.mem_.ends->lock, 0, 1, p.sink_))
+      {
+        return false;
+      }
       __nanosleep(32);
     }
-    return failed;
+    return true;
   }
   __device__ static void unlock(const pool_t& p)
   {
@@ -39,7 +43,10 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
 
   __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
   {
-    c.failed_cas += lock(p);
+    if (!lock(p, c.failed_cas))
+    {
+      return taken::finished; // reported: the worker stops
+    }
     queue_ends& q  = *p.mem_.ends;
     const bool got = q.head != q.tail;
     if (got)
@@ -56,7 +63,11 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
   // Any thread: false where the ring is full.
   __device__ static bool push(const pool_t& p, const room&, ::cuda::std::uint32_t, const T& child)
   {
-    (void) lock(p);
+    unsigned long long failed = 0;
+    if (!lock(p, failed))
+    {
+      return false; // reported: full, the child runs where it was made
+    }
     queue_ends& q   = *p.mem_.ends;
     const bool room_left = q.tail - q.head < p.mem_.capacity;
     const unsigned long long at = q.tail, held = q.tail - q.head;

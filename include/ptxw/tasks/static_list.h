@@ -77,7 +77,7 @@ struct static_list_rounds
     unsigned long long since = 0;
     while (isa::ld_acquire(&s.generation) == round)
     {
-      if (!may_wait(since, round, p.sink_))
+      if (!may_wait_on(since, &s.generation, round + 1, round, p.sink_))
       {
         return false;
       }

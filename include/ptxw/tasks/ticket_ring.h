@@ -19,7 +19,8 @@
 //         until i + 1 (pairs with the push's release: the entry is written); read the entry;
 //         st.release seq = i + cap; red.add size -1.
 // A take waits only for a push that has drawn its ticket and is writing (or, for a full ring, a
-// take that is reading): blocking in that corner, as the Broker Queue is.
+// take that is reading): blocking in that corner, as the Broker Queue is. In checked mode that wait
+// is bounded (R24): a take that gives up ends its worker, a push that gives up is full.
 #pragma once
 
 #include <ptxw/tasks/shared_queue.h>
@@ -63,13 +64,19 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   {
     return p.mem_.cells[ring_slot<cell>(i, p.mem_.capacity)];
   }
-  // Until the slot's sequence is `turn`.
-  __device__ static void wait_turn(cell& x, unsigned long long turn)
+  // Until the slot's sequence is `turn`; false where checked mode gave up (R24).
+  __device__ static bool wait_turn(const pool_t& p, cell& x, unsigned long long turn)
   {
-    while (isa::ld_acquire(&x.seq) != turn)
+    unsigned long long since = 0;
+    for (unsigned long long seen; (seen = isa::ld_acquire(&x.seq)) != turn;)
     {
+      if (!may_wait_on(since, &x.seq, turn, seen, p.sink_))
+      {
+        return false;
+      }
       __nanosleep(32);
     }
+    return true;
   }
   __device__ static long long add(long long* word, long long v)
   {
@@ -96,7 +103,10 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     l.polling = false;
     const unsigned long long i = atomicAdd(&q.head, 1ull);
     cell& x                    = at(p, i);
-    wait_turn(x, i + 1);
+    if (!wait_turn(p, x, i + 1))
+    {
+      return taken::finished; // reported: the push of position i never published it
+    }
     out = x.e;
     mark_taken(x.e, p.sink_);
     isa::st_release(&x.seq, i + p.mem_.capacity); // free for the next lap's push
@@ -116,7 +126,10 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     }
     const unsigned long long i = atomicAdd(&q.tail, 1ull);
     cell& x                    = at(p, i);
-    wait_turn(x, i);
+    if (!wait_turn(p, x, i))
+    {
+      return false; // reported: the previous lap's take never freed the slot
+    }
     x.e.value = child;
     mark_pushed(x.e, p.state_);
     injected_sleep(p.faults_.publish_delay_ns);
