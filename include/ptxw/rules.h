@@ -30,8 +30,9 @@
 #define PTXW_RULE_R21 (21, exact_termination, "exact termination", "a child not counted before its parent retires: more pushes than the fork reserved")
 #define PTXW_RULE_R22 (22, owner_and_thief, "owner and thief", "a pop from a thief end, or a second owner of one deque")
 #define PTXW_RULE_R23 (23, no_overwrite, "no overwrite", "a push into a full queue whose result is not looked at")
-#define PTXW_RULE_R24 (24, resident_workers, "resident workers", "a grid of more workers than are resident, or a wait for work that outlives its bound")
+#define PTXW_RULE_R24 (24, resident_workers, "resident workers", "a grid of more workers than are resident, or a worker's wait that outlives its bound")
 #define PTXW_RULE_R25 (25, published_before_read, "published before read", "a task read before the write of it was published")
+#define PTXW_RULE_R26 (26, one_arrival, "one arrival", "an arrival at a join not opened, a task's second arrival, or more arrivals than opened for")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
@@ -58,7 +59,8 @@
   PTXW_APPLY(X, PTXW_RULE_R22)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R23)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R24)                                                                                      \
-  PTXW_APPLY(X, PTXW_RULE_R25)
+  PTXW_APPLY(X, PTXW_RULE_R25)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R26)
 
 #define PTXW_APPLY(macro, args) macro args
 

@@ -30,12 +30,15 @@
 //   R22 owner and thief: a block owns one deque (checked: a second join); a thief end only steals.
 //   R23 no overwrite: push returns a [[nodiscard]] push_result; full is never an overwrite.
 //   R24 resident workers: the host launches at most the resident grid; checked mode reports a wait
-//       for work that outlives the sink's bound instead of hanging (static_list_graph: nothing
-//       waits, any grid).
+//       (for work, a ring slot, the lock, the round's barrier) that outlives the sink's bound
+//       instead of hanging (static_list_graph: nothing waits, any grid).
 //   R25 published before read: a pushed task is read only after a release that follows its write.
+//   R26 one arrival: a join (tasks/join.h: n tasks, the last to arrive goes on) is arrived at once
+//       by each of the n tasks it was opened for; checked mode reports the others.
 #pragma once
 
 #include <ptxw/tasks/deque.h>
+#include <ptxw/tasks/join.h>
 #include <ptxw/tasks/locked_queue.h>
 #include <ptxw/tasks/nil_slots.h>
 #include <ptxw/tasks/one_word_deque.h>

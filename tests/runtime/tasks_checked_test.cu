@@ -147,6 +147,31 @@ __global__ void takes_a_held_lock(tasks::pool<job, tasks::locked_queue> p)
   }
 }
 
+// R26: every task arrives at `join` (`how`: 1 twice, 2 once more after its retire); `lasts`
+// counts the arrivals that were the last.
+__global__ void arrives(tasks::pool<job, Ring> p, tasks::join_point* join, unsigned* lasts, unsigned how)
+{
+  __shared__ tasks::worker_slot<job, Ring> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    bool last = w.last_at(*join, t);
+    if (how == 1)
+    {
+      last = w.last_at(*join, t) || last; // R26: the task's second arrival
+    }
+    if (last && threadIdx.x == 0)
+    {
+      atomicAdd(lasts, 1u);
+    }
+    w.retire(std::move(t));
+    if (how == 2 && w.last_at(*join, t)) // R26: an arrival after retire, without a task
+    {
+      atomicAdd(lasts, 1u);
+    }
+  }
+}
+
 // R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
 // marks the same entry.
 template <class Method>
@@ -384,5 +409,90 @@ TEST_F(TasksCheckedLock, R24LockNeverReleased)
   EXPECT_EQ(all[0].phase, 0u) << "awaited: unlocked";
   EXPECT_EQ(all[0].detail, 1u) << "seen: held";
   EXPECT_EQ(pool.stats().tasks_run, 0u);
+}
+
+// R26, on the ticket ring: `seeds` tasks arrive at one join opened (on the host, before the
+// launch) for `n`, each as `how` says; one block, so the order is known.
+class TasksCheckedJoin : public TasksChecked<Ring>
+{
+protected:
+  struct outcome
+  {
+    std::vector<ptxw::checked::diagnostic> reports;
+    unsigned lasts;
+    unsigned address; // the join's, low bits
+  };
+  void arrive(unsigned seeds, unsigned n, unsigned how, outcome& o)
+  {
+    ptxw::checked::diagnostics diag;
+    DeviceBuffer<tasks::join_point> join;
+    DeviceBuffer<unsigned> lasts;
+    PTXW_CUDA_OK(join.assign(std::vector<tasks::join_point>{{0, n}}));
+    PTXW_CUDA_OK(lasts.allocate_zeroed(1));
+    tasks::pool_host<job, Ring> pool(16);
+    pool.attach(diag.device_sink());
+    for (unsigned i = 0; i < seeds; ++i)
+    {
+      pool.seed(job{i});
+    }
+    pool.launch(tasks::blocks{1}, arrives, 64, 0, 0, join.get(), lasts.get(), how);
+    PTXW_LAUNCH_OK();
+    std::vector<unsigned> l;
+    PTXW_CUDA_OK(lasts.download(l));
+    o = {diag.read(), l[0], static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(join.get()))};
+  }
+  static void expect_r26(const ptxw::checked::diagnostic& d, unsigned address)
+  {
+    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::one_arrival)) << ptxw::checked::describe(d);
+    EXPECT_EQ(d.address, address) << "the join";
+    EXPECT_EQ(d.thread[0], 0u);
+  }
+};
+
+TEST_F(TasksCheckedJoin, R26ArrivalAtAJoinNotOpened)
+{
+  outcome o;
+  arrive(1, 0, 0, o);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  expect_r26(o.reports[0], o.address);
+  EXPECT_EQ(o.reports[0].detail, 0u) << "opened for 0";
+  EXPECT_EQ(o.lasts, 0u);
+}
+
+TEST_F(TasksCheckedJoin, R26SecondArrivalOfOneTask)
+{
+  outcome o;
+  arrive(2, 2, 1, o);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(o.reports.size(), 2u) << "one per task";
+  for (const auto& d : o.reports)
+  {
+    expect_r26(d, o.address);
+    EXPECT_EQ(d.detail, 2u) << "opened for 2";
+  }
+  EXPECT_EQ(o.lasts, 1u) << "the second arrivals are not counted: the second task's first is the last";
+}
+
+TEST_F(TasksCheckedJoin, R26MoreArrivalsThanOpenedFor)
+{
+  outcome o;
+  arrive(3, 2, 0, o);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  expect_r26(o.reports[0], o.address);
+  EXPECT_EQ(o.reports[0].phase, 3u) << "the third arrival";
+  EXPECT_EQ(o.reports[0].detail, 2u) << "opened for 2";
+  EXPECT_EQ(o.lasts, 1u) << "the second arrival was the last, the third none";
+}
+
+TEST_F(TasksCheckedJoin, R26ArrivalAfterRetire)
+{
+  outcome o;
+  arrive(1, 1, 2, o);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  expect_r26(o.reports[0], o.address);
+  EXPECT_EQ(o.lasts, 1u) << "the arrival with the task was the last; the one after retire is not";
 }
 } // namespace

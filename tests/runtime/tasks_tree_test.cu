@@ -42,7 +42,7 @@ protected:
     PTXW_CUDA_OK(dropped.allocate_zeroed(1));
     ptxw::checked::diagnostics diag;
     // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
-    tasks::pool_host<node, Method> pool(ptxw::detail::tasks::is_stealing_v<Method> && capacity > 256 ? 256 : capacity);
+    tasks::pool_host<node, Method> pool(ptxw::tasks::is_stealing_v<Method> && capacity > 256 ? 256 : capacity);
     pool.attach(diag.device_sink());
     pool.seed(roots);
     for (int launch = 0; launch < launches; ++launch)
@@ -96,11 +96,7 @@ protected:
   }
 };
 
-using Methods = ::testing::Types<tasks::stealing, tasks::stealing_deques<tasks::one_word>,
-                                 tasks::lockfree_queue<tasks::ticket_ring>,
-                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list,
-                                 tasks::static_list_graph>;
-TYPED_TEST_SUITE(TasksTree, Methods);
+TYPED_TEST_SUITE(TasksTree, tasks_test::Methods);
 
 // One root, a tree of 23987 tasks, the resident grid.
 TYPED_TEST(TasksTree, OneRootEveryTaskOnce)

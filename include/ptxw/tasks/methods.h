@@ -44,13 +44,12 @@ struct static_list
 // No grid barrier, so the grid may be any size. Capacity: tasks per list (one round's).
 struct static_list_graph
 {};
-} // namespace tasks
 
-namespace detail::tasks {
-// Whether a method is per-block deques with stealing (thief ends, capacity per block's deque).
+// Whether a method is per-block deques with stealing: thief ends (owner_end::victim), a capacity
+// per block's deque, and a LIFO owner -- what a kernel may size its forks by.
 template <class Method>
 inline constexpr bool is_stealing_v = false;
 template <class Deque>
-inline constexpr bool is_stealing_v<::ptxw::tasks::stealing_deques<Deque>> = true;
-} // namespace detail::tasks
+inline constexpr bool is_stealing_v<stealing_deques<Deque>> = true;
+} // namespace tasks
 PTXW_NAMESPACE_END

@@ -8,6 +8,7 @@
 #include <ptxw/detail/claim.h>
 #include <ptxw/tasks/checks.h>
 #include <ptxw/detail/isa/global.h>
+#include <ptxw/tasks/join.h>
 #include <ptxw/tasks/task.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -163,6 +164,7 @@ class owner_end
   typename backend::local local_{}; // the leader's
   counters counts_{}; // the leader's
   typename backend::room room_{}; // the current task's
+  const join_point* joined_ = nullptr; // the join the current task arrived at last (the leader's, R26)
   ::cuda::std::uint32_t buffer_ = 0, kept_at_take_ = 0;
   bool done_ = false;
 
@@ -227,6 +229,7 @@ class owner_end
   {
     task<T> t(pool_.sink_);
     buffer_ ^= 1u;
+    joined_ = nullptr;
     if (r.present != 0)
     {
       t.value_      = r.value.load();
@@ -344,10 +347,19 @@ public:
     retire(static_cast<task<T>&&>(t), fork(t, 0));
   }
 
+  // Every thread together, holding t: t's arrival at j, one of the n tasks j was opened for
+  // (tasks/join.h). True in every thread of the block whose arrival was the n-th: the n tasks'
+  // writes before their arrival are visible to it. t goes on (retire it as any).
+  [[nodiscard(PTXW_RULE(R26) "last_at says whether this arrival was the last, whose block goes on with the "
+               "join's job: look at it")]] __device__ bool last_at(join_point& j, const task<T>& t)
+  {
+    return detail::tasks::last_at(j, static_cast<bool>(t), joined_, pool_.sink_);
+  }
+
   // Every thread together (stealing_deques): the thief end of block i's deque.
   __device__ thief_end<T, Method, Keep> victim(::cuda::std::uint32_t i)
   {
-    static_assert(detail::tasks::is_stealing_v<Method>,
+    static_assert(is_stealing_v<Method>,
                   PTXW_RULE(R22) "only the stealing methods (stealing_deques<...>) have thief ends");
     return thief_end<T, Method, Keep>(*this, i);
   }

@@ -1,6 +1,7 @@
-// R17, R20, R21, R22, R23 for ptxw/tasks.h: a pool exists only as the view of a pool_host (a
+// R17, R20, R21, R22, R23, R26 for ptxw/tasks.h: a pool exists only as the view of a pool_host (a
 // default-made one does not compile); a task's ticket and a fork's reservation are not copied; a
-// thief end does not pop, and only the deques have thief ends; a push's result is not discarded.
+// thief end does not pop, and only the deques have thief ends; a push's result and a join
+// arrival's are not discarded.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -ptx -o /dev/null %s
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_DEFAULT_POOL %s 2>&1 | FileCheck %s --check-prefix=DEFAULT_POOL
@@ -11,9 +12,10 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_PUSH_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=PUSH_DISCARDED
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_KEEP_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=KEEP_DISCARDED
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_QUEUE_VICTIM %s 2>&1 | FileCheck %s --check-prefix=QUEUE_VICTIM
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_ARRIVAL_DISCARDED %s 2>&1 | FileCheck %s --check-prefix=ARRIVAL_DISCARDED
 //
-// Without a CASE the file compiles: the contract's loop, a steal through a thief end (both kinds
-// of deque).
+// Without a CASE the file compiles: the contract's loop, a join's arrival, a steal through a thief
+// end (both kinds of deque).
 
 #include <ptxw/tasks.h>
 
@@ -22,7 +24,8 @@ struct node
   unsigned id;
 };
 
-__global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, unsigned* out)
+__global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, ptxw::tasks::join_point* joins,
+                            unsigned* out)
 {
   __shared__ ptxw::tasks::worker_slot<node, ptxw::tasks::stealing> slot;
   auto w = p.join(slot);
@@ -32,6 +35,10 @@ __global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, un
     if (threadIdx.x < 2 && kids.push(node{2 * t->id + threadIdx.x}) == ptxw::tasks::push_result::full)
     {
       out[0] = kids.keep(node{2 * t->id + threadIdx.x}) == ptxw::tasks::push_result::full;
+    }
+    if (w.last_at(joins[t->id], t))
+    {
+      out[1] = t->id;
     }
     w.retire(std::move(t), std::move(kids));
   }
@@ -91,6 +98,16 @@ __global__ void tasks_rules(ptxw::tasks::pool<node, ptxw::tasks::stealing> p, un
     // PUSH_DISCARDED: 1 error detected in the compilation of
     kids.push(node{1});
     w.retire(std::move(t), std::move(kids));
+  }
+#endif
+
+#if defined(CASE_ARRIVAL_DISCARDED)
+  if (auto t = w.next())
+  {
+    // ARRIVAL_DISCARDED: tasks_rules.cu([[#@LINE+2]]): error #3000-D: ignoring return value from routine declared with "nodiscard" attribute ("ptxw: R26 one arrival: last_at says whether this arrival was the last
+    // ARRIVAL_DISCARDED: 1 error detected in the compilation of
+    w.last_at(joins[0], t);
+    w.retire(std::move(t));
   }
 #endif
 
