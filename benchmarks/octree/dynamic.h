@@ -7,7 +7,7 @@
 //   count >  C, S       ceil(count / C) chunk tasks share a join (GPU-Quicksort's phase 1, so
 //                       the top of the tree is not a one-block job): each counts tiles of the
 //                       node into the join; the last to arrive (the last-block guard at task
-//                       scope, ptxw's last_block ticket) turns the counts into cursors and forks
+//                       scope, ptxw::tasks::join_point) turns the counts into cursors and forks
 //                       the scatter chunks; each scatters tiles through the join's cursors; the
 //                       last to arrive forks the node's descendants.
 // A chunk task is not a fixed range: it claims the node's particles from the join, with every other
@@ -32,7 +32,6 @@
 #pragma once
 
 #include <ptxw/host/tasks.h>
-#include <ptxw/inter_block/last_block.h>
 #include <ptxw/tasks.h>
 
 #include <cstdint>
@@ -69,10 +68,16 @@ template <int Levels>
 struct join_state
 {
   std::uint32_t counts[buckets_of(Levels)], cursors[buckets_of(Levels)];
-  // Chunk tasks arrived, per phase: the last-block guard at task scope (ptxw/inter_block/last_block.h;
-  // its unchecked form, as a block may run several chunk tasks of one node).
-  ptxw::last_block_ticket_state<std::uint32_t> counted, scattered;
+  // The node's chunk tasks, per phase: the last to arrive goes on (ptxw/tasks/join.h).
+  ptxw::tasks::join_point counted, scattered;
   std::uint32_t claimed[2]; // claims handed out to the chunks, per phase (count: warp_claim particles; scatter: a tile)
+
+  // One thread, before the node's n chunk tasks are pushed (the rest is zeroed before the launch).
+  __device__ void open(std::uint32_t n)
+  {
+    ptxw::tasks::open(counted, n);
+    ptxw::tasks::open(scattered, n);
+  }
 };
 
 struct dynamic_config
@@ -125,7 +130,7 @@ struct dynamic_block
 
   // Parts a child's chunks are forked in, and a taken range of chunks (the header's comment says why).
   template <class Method>
-  static constexpr bool stealing = ptxw::detail::tasks::is_stealing_v<Method>;
+  static constexpr bool stealing = ptxw::tasks::is_stealing_v<Method>;
   template <class Method>
   static constexpr std::uint32_t kid_parts = stealing<Method> ? 1 : Threads;
   template <class Method>
@@ -146,7 +151,7 @@ struct dynamic_block
     return task_node{r.n, r.join, r.chunks * (i + 1) / parts - r.chunks * i / parts, r.step};
   }
 
-  __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
+  __host__ __device__ static std::uint32_t chunks(std::uint32_t count, std::uint32_t c)
   {
     return (count + c - 1) / c;
   }
@@ -217,8 +222,8 @@ struct dynamic_block
         push(kids, task_node{ch, 0, 0, phase::whole}, a);
         return;
       }
-      // joins are zeroed before the launch
       const task_node r{ch, atomicAdd(a.joins_used, 1u), chunks(ch.count, a.cfg.chunk), phase::count};
+      a.joins[r.join].open(r.chunks); // before its chunks are pushed, by this thread
       const std::uint32_t n = parts(r.chunks, Parts);
       for (std::uint32_t i = 0; i < n; ++i)
       {
@@ -383,7 +388,7 @@ struct dynamic_block
         {
           span.kind = span_kind::count;
           count_claimed(s, &j.claimed[0], src, nd, depth, j.counts);
-          if (!ptxw::detail::last_block_unchecked(&j.counted, n))
+          if (!w.last_at(j.counted, t))
           {
             w.retire(std::move(t));
             continue;
@@ -399,7 +404,7 @@ struct dynamic_block
         {
           span.kind = span_kind::scatter;
           scatter_claimed(s, &j.claimed[1], src, dst, nd, depth, j.cursors);
-          if (!ptxw::detail::last_block_unchecked(&j.scattered, n))
+          if (!w.last_at(j.scattered, t))
           {
             w.retire(std::move(t));
             continue;
@@ -431,7 +436,7 @@ class dynamic_builder
   static constexpr auto kernel = dynamic_build<Method, Threads, Levels>;
   // Tasks a block's deque (stealing: a LIFO owner holds a path's siblings and range halves, far
   // fewer), or in the one queue or round list (a level of the tree: ~10^4 at 10^7 with S = 4096).
-  static constexpr std::uint32_t capacity = ptxw::detail::tasks::is_stealing_v<Method> ? 4096 : 65536;
+  static constexpr std::uint32_t capacity = ptxw::tasks::is_stealing_v<Method> ? 4096 : 65536;
   ptxw::tasks::pool_host<task_node, Method> pool_{capacity};
   device_array<join_state<Levels>> joins_;
   device_array<std::uint32_t> counters_; // joins used, dropped
@@ -489,6 +494,15 @@ public:
     counters_.reserve(2);
     const std::uint32_t used = cfg.chunked(n) ? 1 : 0; // the root's join, if it is chunked
     PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
+    if (used != 0) // the root's join, opened for its chunks
+    {
+      const ptxw::tasks::join_point root_join{0, dynamic_block<Threads, Levels>::chunks(n, cfg.chunk)};
+      const std::size_t at = offsetof(join_state<Levels>, counted);
+      static_assert(offsetof(join_state<Levels>, scattered) == offsetof(join_state<Levels>, counted) + sizeof root_join);
+      const ptxw::tasks::join_point both[2] = {root_join, root_join};
+      PTXW_BENCH_CHECK(cudaMemcpyAsync(reinterpret_cast<unsigned char*>(joins_.get()) + at, both, sizeof both,
+                                       cudaMemcpyHostToDevice));
+    }
     PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
     PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
     PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
