@@ -1,4 +1,4 @@
-// Checked mode on the task pools: for R20, R21, R22 and R24 a kernel that breaks the rule through
+// Checked mode on the task pools: for R15, R20, R21, R22 and R24 a kernel that breaks the rule through
 // the typed API, and the report that must come of it -- with the rule id, never a hang. (That
 // conforming kernels make no report is asserted by every TasksTree test.) A task taken twice needs
 // a broken protocol, which the API cannot write: that test takes a task by the deque's own pop and
@@ -172,6 +172,27 @@ __global__ void arrives(tasks::pool<job, Ring> p, tasks::join_point* join, unsig
   }
 }
 
+// R15: the upper half of block 0 returns before it joins the pool; the other half's next() is
+// reported and that block stops. `ran` counts each task's runs.
+template <class Method>
+__global__ void half_a_block(tasks::pool<job, Method> p, unsigned* ran)
+{
+  if (blockIdx.x == 0 && threadIdx.x >= blockDim.x / 2)
+  {
+    return;
+  }
+  __shared__ tasks::worker_slot<job, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&ran[t->id], 1u);
+    }
+    w.retire(std::move(t));
+  }
+}
+
 // R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
 // marks the same entry.
 template <class Method>
@@ -320,6 +341,31 @@ TYPED_TEST(TasksChecked, R22SecondOwnerOfADeque)
     EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::owner_and_thief)) << ptxw::checked::describe(d);
     EXPECT_EQ(d.phase, d.block[0]) << "the deque";
   }
+}
+
+// Block 0's deque holds half the seeds: the other blocks steal them once block 0 stops.
+TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
+{
+  ptxw::checked::diagnostics diag;
+  DeviceBuffer<unsigned> ran;
+  PTXW_CUDA_OK(ran.allocate_zeroed(8));
+  tasks::pool_host<job, TypeParam> pool(16);
+  pool.attach(diag.device_sink());
+  for (unsigned i = 0; i < 8; ++i)
+  {
+    pool.seed(job{i});
+  }
+  pool.launch(tasks::blocks{2}, half_a_block<TypeParam>, 64, 0, 0, ran.get());
+  PTXW_LAUNCH_OK();
+  const auto all = diag.read();
+  ASSERT_EQ(all.size(), 1u) << "one report: block 0's one calling warp";
+  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::uniform_call)) << ptxw::checked::describe(all[0]);
+  EXPECT_EQ(all[0].block[0], 0u);
+  EXPECT_EQ(all[0].detail, 32u) << "the threads that called";
+  std::vector<unsigned> r;
+  PTXW_CUDA_OK(ran.download(r));
+  EXPECT_EQ(r, std::vector<unsigned>(8, 1u)) << "every task once, by block 1";
+  EXPECT_EQ(pool.stats().live, 0u);
 }
 
 TYPED_TEST(TasksChecked, R24WaitForWorkOutlivesItsBound)

@@ -2,7 +2,7 @@
 // (inter_block/cursor.h, queue.h) and the last-block guard (inter_block/last_block.h) call at each
 // step. With PTXW_CHECKED=0 each hook is the step alone (a barrier) or nothing.
 //
-//   queue_barrier     R15: a fetch that not every thread of the block made (the block stops)
+//   queue_barrier     R15: a fetch (or a task pool's next) not every thread of the block made (the block stops)
 //   queue_initialised R17: a queue whose memory was not initialised (no items); the leader's check
 //   queue_all_initialised   the same, by the leader, its verdict passed to the whole block
 //   read_of_no_item   R19: the read of no item
@@ -33,8 +33,10 @@ __device__ inline ::cuda::std::uint32_t block_threads()
 }
 
 // The barrier of a fetch; false (after one report per calling warp) where not every thread of the
-// block takes part (R15). `where`: the slot, for the report.
-__device__ inline bool queue_barrier([[maybe_unused]] const checked::sink* sink, [[maybe_unused]] const void* where)
+// block takes part (R15). `where`: the slot, for the report; `what`: the call, for the report.
+__device__ inline bool queue_barrier([[maybe_unused]] const checked::sink* sink, [[maybe_unused]] const void* where,
+                                     [[maybe_unused]] const char* what = " (a fetch not every thread made; detail: "
+                                                                         "how many did)")
 {
 #if PTXW_CHECKED
   const auto callers = static_cast<::cuda::std::uint32_t>(__syncthreads_count(1));
@@ -43,7 +45,7 @@ __device__ inline bool queue_barrier([[maybe_unused]] const checked::sink* sink,
     if (linear_thread() % 32u == static_cast<::cuda::std::uint32_t>(__ffs(__activemask()) - 1))
     {
       checked::report(sink, rule::uniform_call, static_cast<::cuda::std::uint32_t>(__cvta_generic_to_shared(where)), 0,
-                      callers, " (a fetch not every thread made; detail: how many did)");
+                      callers, what);
     }
     return false;
   }

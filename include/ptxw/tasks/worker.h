@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ptxw/detail/claim.h>
+#include <ptxw/inter_block/checks.h>
 #include <ptxw/tasks/checks.h>
 #include <ptxw/detail/isa/global.h>
 #include <ptxw/tasks/join.h>
@@ -284,6 +285,15 @@ public:
     if (done_)
     {
       return task<T>(pool_.sink_);
+    }
+    if constexpr (checked::on) // R15, before a task is taken: a block without all its threads stops
+    {
+      if (!detail::queue_barrier(pool_.sink_, slot_, " (a task pool's next() not every thread of the block made; "
+                                                     "barrier/slot: the worker slot, detail: how many did)"))
+      {
+        done_ = true;
+        return task<T>(pool_.sink_);
+      }
     }
     record& r = slot_->records_.buffer[buffer_];
     if (detail::claim::leads())
