@@ -239,12 +239,12 @@ protected:
 };
 TYPED_TEST_SUITE(TasksChecked, tasks_test::Deques, tasks_test::deque_names);
 
-// The methods whose workers wait on one word of the pool other than the deques' (the shared
-// queues: live tasks; the static list: the round's barrier). static_list_graph has no wait.
+// The methods whose workers wait for each other: all but static_list_graph.
 template <class Method>
 class TasksCheckedWaits : public TasksChecked<Method>
 {};
-using Waiting = ::testing::Types<Ring, tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
+using Waiting = ::testing::Types<tasks::stealing, tasks::stealing_deques<tasks::one_word>, Ring,
+                                 tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
 TYPED_TEST_SUITE(TasksCheckedWaits, Waiting);
 
 TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
@@ -368,26 +368,8 @@ TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
   EXPECT_EQ(pool.stats().live, 0u);
 }
 
-TYPED_TEST(TasksChecked, R24WaitForWorkOutlivesItsBound)
-{
-  ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
-  tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
-  pool.launch(tasks::blocks{4}, holds_a_task<TypeParam>, 64, 0, 0, 200'000'000ull); // held 200 ms
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
-  ASSERT_EQ(all.size(), 3u) << "the three blocks without the task";
-  for (const auto& d : all)
-  {
-    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(d);
-    EXPECT_EQ(d.detail, 1u) << "the one live task";
-  }
-  EXPECT_EQ(pool.stats().tasks_run, 1u);
-}
-
-// The shared queues wait for work while a task is live; the static list's blocks wait at the
-// round's barrier for the block that holds the task.
+// The deques and shared queues wait for work while a task is live; the static list's blocks wait
+// at the round's barrier for the block that holds the task.
 TYPED_TEST(TasksCheckedWaits, R24WaitForWorkOutlivesItsBound)
 {
   ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
@@ -515,6 +497,7 @@ TEST_F(TasksCheckedJoin, R26SecondArrivalOfOneTask)
   for (const auto& d : o.reports)
   {
     expect_r26(d, o.address);
+    EXPECT_EQ(d.phase, 0u) << "refused before it counted (a counted arrival beyond n has its number)";
     EXPECT_EQ(d.detail, 2u) << "opened for 2";
   }
   EXPECT_EQ(o.lasts, 1u) << "the second arrivals are not counted: the second task's first is the last";
