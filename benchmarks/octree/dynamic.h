@@ -496,12 +496,9 @@ public:
     PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
     if (used != 0) // the root's join, opened for its chunks
     {
-      const ptxw::tasks::join_point root_join{0, dynamic_block<Threads, Levels>::chunks(n, cfg.chunk)};
-      const std::size_t at = offsetof(join_state<Levels>, counted);
-      static_assert(offsetof(join_state<Levels>, scattered) == offsetof(join_state<Levels>, counted) + sizeof root_join);
-      const ptxw::tasks::join_point both[2] = {root_join, root_join};
-      PTXW_BENCH_CHECK(cudaMemcpyAsync(reinterpret_cast<unsigned char*>(joins_.get()) + at, both, sizeof both,
-                                       cudaMemcpyHostToDevice));
+      join_state<Levels> root{};
+      root.counted = root.scattered = {0, dynamic_block<Threads, Levels>::chunks(n, cfg.chunk)};
+      PTXW_BENCH_CHECK(cudaMemcpyAsync(joins_.get(), &root, sizeof root, cudaMemcpyHostToDevice));
     }
     PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
     PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));

@@ -24,6 +24,17 @@ struct job
 };
 using Ring = tasks::lockfree_queue<tasks::ticket_ring>;
 
+// How every test's pool starts: reporting to diag, seeded with jobs 0 .. n - 1.
+template <class Method>
+void seed_jobs(tasks::pool_host<job, Method>& pool, ptxw::checked::diagnostics& diag, unsigned n)
+{
+  pool.attach(diag.device_sink());
+  for (unsigned i = 0; i < n; ++i)
+  {
+    pool.seed(job{i});
+  }
+}
+
 // R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
 template <class Method>
 __global__ void loses_a_ticket(tasks::pool<job, Method> p, unsigned lost)
@@ -251,11 +262,7 @@ TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
   ptxw::checked::diagnostics diag(256, 50'000'000); // waits are bounded at 50 ms
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  for (unsigned i = 0; i < 8; ++i)
-  {
-    pool.seed(job{i});
-  }
+  seed_jobs(pool, diag, 8);
   pool.launch(tasks::blocks{4}, loses_a_ticket<TypeParam>, 64, 0, 0, 5u);
   PTXW_LAUNCH_OK();
   const auto all  = diag.read();
@@ -273,11 +280,7 @@ TYPED_TEST(TasksChecked, R20TaskTakenTwice)
   DeviceBuffer<unsigned> got;
   PTXW_CUDA_OK(got.allocate_zeroed(1));
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  for (unsigned i = 0; i < 4; ++i)
-  {
-    pool.seed(job{i});
-  }
+  seed_jobs(pool, diag, 4);
   const auto p = pool.prepare(1);
   takes_twice<TypeParam><<<1, 32>>>(p, diag.device_sink(), got.get());
   PTXW_LAUNCH_OK();
@@ -296,8 +299,7 @@ TYPED_TEST(TasksChecked, R21PushBeyondTheReservation)
   DeviceBuffer<unsigned> kept;
   PTXW_CUDA_OK(kept.allocate_zeroed(1));
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation<TypeParam>, 64, 0, 0, kept.get());
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
@@ -316,8 +318,7 @@ TYPED_TEST(TasksChecked, R21ForkEndedWithoutRetire)
 {
   ptxw::checked::diagnostics diag;
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{2}, drops_a_fork<TypeParam>, 64, 0, 0);
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
@@ -330,8 +331,7 @@ TYPED_TEST(TasksChecked, R22SecondOwnerOfADeque)
 {
   ptxw::checked::diagnostics diag;
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{3}, joins_twice<TypeParam>, 64, 0, 0);
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
@@ -350,11 +350,7 @@ TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
   DeviceBuffer<unsigned> ran;
   PTXW_CUDA_OK(ran.allocate_zeroed(8));
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  for (unsigned i = 0; i < 8; ++i)
-  {
-    pool.seed(job{i});
-  }
+  seed_jobs(pool, diag, 8);
   pool.launch(tasks::blocks{2}, half_a_block<TypeParam>, 64, 0, 0, ran.get());
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
@@ -374,8 +370,7 @@ TYPED_TEST(TasksCheckedWaits, R24WaitForWorkOutlivesItsBound)
 {
   ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
   tasks::pool_host<job, TypeParam> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{4}, holds_a_task<TypeParam>, 64, 0, 0, 200'000'000ull); // held 200 ms
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
@@ -405,8 +400,7 @@ TEST_F(TasksCheckedRing, R24SlotNeverPublished)
   DeviceBuffer<unsigned> seq;
   PTXW_CUDA_OK(seq.allocate_zeroed(1));
   tasks::pool_host<job, Ring> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{1}, takes_an_unpublished_slot, 64, 0, 0, seq.get());
   PTXW_LAUNCH_OK(); // ends: the take gave up
   std::vector<unsigned> address;
@@ -426,8 +420,7 @@ TEST_F(TasksCheckedLock, R24LockNeverReleased)
 {
   ptxw::checked::diagnostics diag(256, 20'000'000);
   tasks::pool_host<job, tasks::locked_queue> pool(16);
-  pool.attach(diag.device_sink());
-  pool.seed(job{0});
+  seed_jobs(pool, diag, 1);
   pool.launch(tasks::blocks{1}, takes_a_held_lock, 64, 0, 0);
   PTXW_LAUNCH_OK(); // ends: the take gave up
   const auto all = diag.read();
@@ -458,11 +451,7 @@ protected:
     PTXW_CUDA_OK(join.assign(std::vector<tasks::join_point>{{0, n}}));
     PTXW_CUDA_OK(lasts.allocate_zeroed(1));
     tasks::pool_host<job, Ring> pool(16);
-    pool.attach(diag.device_sink());
-    for (unsigned i = 0; i < seeds; ++i)
-    {
-      pool.seed(job{i});
-    }
+    seed_jobs(pool, diag, seeds);
     pool.launch(tasks::blocks{1}, arrives, 64, 0, 0, join.get(), lasts.get(), how);
     PTXW_LAUNCH_OK();
     std::vector<unsigned> l;

@@ -25,11 +25,13 @@ inline void cuda_check(cudaError_t err, const char* what)
 template <class T>
 class device_array
 {
-  T* ptr_ = nullptr;
+  T* ptr_            = nullptr;
+  std::size_t count_ = 0;
 
 public:
   device_array() = default;
   device_array(std::size_t count, const char* what)
+      : count_(count)
   {
     if (count != 0)
     {
@@ -49,6 +51,10 @@ public:
   T* get() const noexcept
   {
     return ptr_;
+  }
+  std::size_t size() const noexcept
+  {
+    return count_;
   }
 };
 

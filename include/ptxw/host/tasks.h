@@ -165,7 +165,6 @@ struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
 {
   static constexpr const char* unit = "tasks in the queue";
   std::optional<device_array<T>> seeds_; // the last seeding's, kept for the next ones of at most as many
-  std::size_t seeds_room_ = 0;
 
   shared_queue_host(std::uint32_t grid, std::uint32_t cap)
       : pool_arrays<T, Method, queue_ends, Cell>(grid, cap, 1, cap, "allocating a task queue")
@@ -178,10 +177,9 @@ struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
     {
       refuse_seeds(seeds.size(), capacity, "into the queue");
     }
-    if (seeds.size() > seeds_room_)
+    if (!seeds_ || seeds.size() > seeds_->size())
     {
       seeds_.emplace(seeds.size(), "seeding a task queue");
-      seeds_room_ = seeds.size();
     }
     queue_ends e{};
     e.tail  = seeds.size();

@@ -7,10 +7,12 @@
 //   second_owner      R22: a second owner_end of one deque in one launch
 //   may_wait          R24: a wait for work that outlived the sink's bound (the block stops)
 //   may_wait_on       R24: a wait on a word of the pool (slot, lock, round) that outlived it (it gives up)
+//   wait_until        R24: an acquire spin on a word until it holds a value, bounded by may_wait_on
 #pragma once
 
 #include <ptxw/checked.h>
 #include <ptxw/detail/claim.h>
+#include <ptxw/detail/isa/global.h>
 #include <ptxw/tasks/pool.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -157,6 +159,23 @@ __device__ inline bool may_wait_on(unsigned long long& start, [[maybe_unused]] c
                   "or held a task; barrier/slot: the word, phase: the value awaited, detail: the value seen)");
 #endif
   return false;
+}
+
+// Until an ld.acquire of *word reads `value`, sleeping sleep_ns between reads; false where checked
+// mode gave up (may_wait_on reported it).
+template <class W>
+__device__ bool wait_until(const W* word, W value, unsigned sleep_ns, const checked::sink* sink)
+{
+  unsigned long long since = 0;
+  for (W seen; (seen = isa::ld_acquire(word)) != value;)
+  {
+    if (!may_wait_on(since, word, value, seen, sink))
+    {
+      return false;
+    }
+    __nanosleep(sleep_ns);
+  }
+  return true;
 }
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -74,16 +74,7 @@ struct static_list_rounds
       isa::st_release(&s.generation, round + 1);
       return true;
     }
-    unsigned long long since = 0;
-    while (isa::ld_acquire(&s.generation) == round)
-    {
-      if (!may_wait_on(since, &s.generation, round + 1, round, p.sink_))
-      {
-        return false;
-      }
-      __nanosleep(64);
-    }
-    return true;
+    return wait_until(&s.generation, round + 1, 64, p.sink_); // only the last arrival moves it
   }
 
   // static_list_graph: the advance kernel's one thread, after a round's launch has returned.

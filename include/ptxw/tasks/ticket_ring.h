@@ -67,16 +67,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   // Until the slot's sequence is `turn`; false where checked mode gave up (R24).
   __device__ static bool wait_turn(const pool_t& p, cell& x, unsigned long long turn)
   {
-    unsigned long long since = 0;
-    for (unsigned long long seen; (seen = isa::ld_acquire(&x.seq)) != turn;)
-    {
-      if (!may_wait_on(since, &x.seq, turn, seen, p.sink_))
-      {
-        return false;
-      }
-      __nanosleep(32);
-    }
-    return true;
+    return wait_until(&x.seq, turn, 32, p.sink_);
   }
   __device__ static long long add(long long* word, long long v)
   {
