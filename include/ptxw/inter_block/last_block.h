@@ -46,6 +46,7 @@
 #pragma once
 
 #include <ptxw/detail/isa/atom.h>
+#include <ptxw/detail/last_arrival.h>
 #include <ptxw/inter_block/checks.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -111,11 +112,10 @@ namespace detail {
 template <class Count>
 __device__ bool take_ticket(last_block_ticket_state<Count>* s, unsigned long long units)
 {
-  if (isa::atom_add_release_gpu(&s->arrived, Count(1)) != static_cast<Count>(units - 1))
+  if (!acquired_if_last(arrive_release(&s->arrived), static_cast<Count>(units - 1)))
   {
     return false;
   }
-  isa::fence_acq_rel_gpu();
   s->arrived = 0;
   return true;
 }
@@ -132,13 +132,7 @@ __device__ bool last_block_unchecked(last_block_ticket_state<Count>* s, unsigned
     __syncthreads();
     return true;
   }
-  __syncthreads();
-  bool last = false;
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-  {
-    last = take_ticket(s, units);
-  }
-  return __syncthreads_or(last) != 0;
+  return block_arrival([&] { return take_ticket(s, units); });
 }
 
 // Checked mode's arrival of the leader of unit `unit` (a block, or rank 0 of a cluster), `callers`

@@ -11,10 +11,11 @@
 //     ... read every part: the n tasks' writes before their arrival are visible ...
 //   w.retire(std::move(t), ...);                // arriving does not end the task
 //
-// Memory order, as last_block's (inter_block/last_block.h): bar.sync (every thread's part before
-// the leader's arrival), the leader's atom.release.gpu on the count, fence.acq_rel.gpu in the block
-// that read n - 1 (the acquire), bar.red.or to tell its threads. open() writes plain stores: the
-// push that publishes an arriving task (its release, R25) orders them before the arrival.
+// Memory order, last_block's, in the steps both use (detail/last_arrival.h): bar.sync (every
+// thread's part before the leader's arrival), the leader's atom.release.gpu on the count,
+// fence.acq_rel.gpu in the block that read n - 1 (the acquire), bar.red.or to tell its threads.
+// open() writes plain stores: the push that publishes an arriving task (its release, R25) orders
+// them before the arrival.
 //
 // R26 (one arrival), in checked builds: an arrival at a join that was not opened (or opened for 0),
 // a task's second arrival in a row at one join, an arrival without a task, and an arrival beyond
@@ -22,8 +23,7 @@
 // arrivals than n are not detected: the join never completes, and its continuation does not run.
 #pragma once
 
-#include <ptxw/detail/claim.h>
-#include <ptxw/detail/isa/atom.h>
+#include <ptxw/detail/last_arrival.h>
 #include <ptxw/tasks/checks.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -71,7 +71,7 @@ __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] boo
   }
   last_joined = &j;
 #endif
-  const ::cuda::std::uint32_t before = isa::atom_add_release_gpu(&j.arrived, 1u);
+  const ::cuda::std::uint32_t before = arrive_release(&j.arrived);
 #if PTXW_CHECKED
   if (before >= n)
   {
@@ -81,12 +81,7 @@ __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] boo
     return false;
   }
 #endif
-  if (before != n - 1)
-  {
-    return false;
-  }
-  isa::fence_acq_rel_gpu();
-  return true;
+  return acquired_if_last(before, n - 1);
 }
 
 // Every thread of the block: the task's arrival (owner_end::last_at), true in every thread where
@@ -94,13 +89,7 @@ __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] boo
 __device__ inline bool last_at(::ptxw::tasks::join_point& j, bool present,
                                const ::ptxw::tasks::join_point*& last_joined, const checked::sink* sink)
 {
-  __syncthreads(); // every thread's part before the leader's release
-  bool last = false;
-  if (claim::leads())
-  {
-    last = arrive(j, present, last_joined, sink);
-  }
-  return __syncthreads_or(last) != 0;
+  return block_arrival([&] { return arrive(j, present, last_joined, sink); });
 }
 } // namespace detail::tasks
 PTXW_NAMESPACE_END
