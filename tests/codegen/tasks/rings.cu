@@ -5,16 +5,21 @@
 //         after a take that found none, a plain load of the count (at +0x800, 1 KiB from the
 //         others) finds it empty before any atomic;
 //   nil_slots push: atom.acq_rel.cas NIL -> WRITING, the entry, st.release TASK; take: the CAS
-//         TASK -> READING before the entry's load, st.release NIL of the next lap after it.
-// REQUIRES: target-sm_90a
+//         TASK -> READING before the entry's load, st.release NIL of the next lap after it;
+//   locked_queue push and take: the lock taken with atom.acq_rel.cas 0 -> 1 (MEMBAR.ALL.GPU before
+//         the ATOMG.CAS, CCTL.IVALL after), on the try and on the retry after the sleep; the ends
+//         and the entry plain accesses inside it, ordered by the lock; the lock given back with
+//         st.release 0 (MEMBAR.ALL.GPU + STG.STRONG of RZ) after the last of them.
+// REQUIRES: target-sm_90a || target-sm_100a
 // RUN: %ptxw-compile %s -o %t
 // RUN: %ptx-check %s --input-file=%t.ptx
 // RUN: %sass-check %s --input-file=%t.sass
 
 #include <ptxw/tasks.h>
 
-using ring = ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>;
-using nil  = ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>;
+using ring   = ptxw::tasks::lockfree_queue<ptxw::tasks::ticket_ring>;
+using nil    = ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>;
+using locked = ptxw::tasks::locked_queue;
 
 template <class Method>
 __device__ void push_one(const ptxw::tasks::pool<unsigned, Method>& p, unsigned child, unsigned* out)
@@ -53,6 +58,14 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 {
   take_one(p, out);
 }
+extern "C" __global__ void ptxw_locked_push(ptxw::tasks::pool<unsigned, locked> p, unsigned child, unsigned* out)
+{
+  push_one(p, child, out);
+}
+extern "C" __global__ void ptxw_locked_take(ptxw::tasks::pool<unsigned, locked> p, unsigned* out)
+{
+  take_one(p, out);
+}
 
 // PTX-LABEL: .entry ptxw_ring_push(
 // PTX:       ld.acquire.gpu.global.b64
@@ -76,6 +89,27 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 // PTX:       ld.global.u32
 // PTX-NOT:   {{ld\.|atom}}
 // PTX:       st.release.gpu.global.b32
+// PTX-LABEL: .entry ptxw_locked_push(
+// PTX-NOT:   {{ld\.global|st\.global|fence|membar}}
+// PTX:       atom.acq_rel.gpu.global.cas.b32
+// PTX-NOT:   {{fence|membar|\.release|\.acquire|st\.global}}
+// PTX:       st.global.u32
+// PTX-NOT:   {{fence|membar|\.release|\.acquire|atom}}
+// PTX:       st.global.u64
+// PTX-NOT:   {{fence|membar|\.acquire|atom|st\.global}}
+// PTX:       st.release.gpu.global.b32
+// PTX-LABEL: .entry ptxw_locked_take(
+// PTX-NOT:   {{ld\.global|st\.global|fence|membar}}
+// PTX:       atom.acq_rel.gpu.global.cas.b32
+// PTX-NOT:   {{fence|membar|\.release|\.acquire|st\.global}}
+// PTX:       ld.global.u32
+// PTX-NOT:   {{fence|membar|\.release|\.acquire|atom}}
+// PTX:       st.global.u64
+// PTX-NOT:   {{fence|membar|\.acquire|atom|st\.global}}
+// PTX:       st.release.gpu.global.b32
+// PTX-NOT:   {{fence|membar|atom}}
+// PTX:       st.global.u32
+// PTX:       ret;
 
 // SASS-LABEL: Function : ptxw_ring_push
 // SASS:       STG.E desc
@@ -111,3 +145,53 @@ extern "C" __global__ void ptxw_nil_take(ptxw::tasks::pool<unsigned, nil> p, uns
 // SASS:       MEMBAR.ALL.GPU ;
 // SASS-NOT:   {{LDG|ATOMG}}
 // SASS:       STG.E.STRONG.GPU
+
+// The lock's try, then its retry after a sleep; the entry and the end inside; the release last.
+// SASS-LABEL: Function : ptxw_locked_push
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       NANOSLEEP 0x20 ;
+// SASS-NEXT:  MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{MEMBAR|STRONG|STG}}
+// SASS:       STG.E desc
+// SASS-NOT:   {{MEMBAR|STRONG|ATOMG}}
+// SASS:       STG.E.64 desc
+// SASS-NOT:   {{LDG|STG|ATOMG}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  STG.E.STRONG.GPU desc[UR{{[0-9]+}}][R{{[0-9]+}}.64], RZ ;
+// SASS-LABEL: Function : ptxw_locked_take
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       NANOSLEEP 0x20 ;
+// SASS-NEXT:  MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
+// SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{MEMBAR|STRONG|STG}}
+// SASS:       LDG.E R{{[0-9]+}}, desc
+// SASS-NOT:   {{MEMBAR|STRONG|ATOMG}}
+// SASS:       STG.E.64 desc
+// SASS-NOT:   {{LDG|STG|ATOMG}}
+// SASS:       MEMBAR.ALL.GPU ;
+// SASS-NEXT:  ERRBAR ;
+// SASS-NEXT:  CGAERRBAR ;
+// SASS-NEXT:  STG.E.STRONG.GPU desc[UR{{[0-9]+}}][R{{[0-9]+}}.64], RZ ;
+// SASS-NOT:   {{MEMBAR|ATOMG}}
+// SASS:       EXIT ;
