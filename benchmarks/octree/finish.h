@@ -29,9 +29,8 @@ struct block_finish
 {
   static constexpr int items = finish_size / Threads;
   static constexpr int spans = (finish_size + max_window + Threads - 1) / Threads;
-  // 4-bit digits (CUB's default); the outer scan's partials not memoized in registers: where the
-  // finish is a call from the task loop, ptxas gives it fewer registers than in B1+'s kernel, and
-  // memoized it spilled (512 threads: 152 bytes stored, 292 loaded, against 92 and 168 without).
+  // 4-bit digits (CUB's default); the outer scan's partials not memoized in registers (fewer
+  // spills when the finish was a call from the task loop; inlined, the stacks are within 8 bytes).
   using sort32 = cub::BlockRadixSort<std::uint32_t, Threads, items, std::uint16_t, 4, false>;
   using sort64 = cub::BlockRadixSort<std::uint64_t, Threads, items, std::uint16_t, 4, false>;
   using scan   = cub::BlockScan<std::uint32_t, Threads>;
@@ -111,9 +110,10 @@ struct block_finish
     return __syncthreads_or(deeper);
   }
 
-  // The node (T < count <= S, T < max_window) from buf.at(depth) into the output.
-  __device__ __noinline__ static void run(storage& s, const node& nd, const buffers& buf, const leaf_out& out,
-                                          std::uint32_t t)
+  // The node (T < count <= S, T < max_window) from buf.at(depth) into the output. Inlined: as a
+  // call, ptxas left it fewer registers in the task loop than in B1+'s kernel, and it spilled.
+  __device__ __forceinline__ static void run(storage& s, const node& nd, const buffers& buf, const leaf_out& out,
+                                             std::uint32_t t)
   {
     const int d           = depth_of(nd.code);
     const int hi          = 3 * (max_depth - d);
