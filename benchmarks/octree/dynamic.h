@@ -72,11 +72,13 @@ struct join_state
   ptxw::tasks::join_point counted, scattered;
   std::uint32_t claimed[2]; // claims handed out to the chunks, per phase (count: warp_claim particles; scatter: a tile)
 
-  // One thread, before the node's n chunk tasks are pushed (the rest is zeroed before the launch).
-  __device__ void open(std::uint32_t n)
+  // One thread, before the node's n chunk tasks are pushed, through the fork that pushes their
+  // first range (the rest is zeroed before the launch).
+  template <class Kids>
+  __device__ void open(const Kids& kids, std::uint32_t n)
   {
-    ptxw::tasks::open(counted, n);
-    ptxw::tasks::open(scattered, n);
+    kids.open(counted, n);
+    kids.open(scattered, n);
   }
 };
 
@@ -223,7 +225,7 @@ struct dynamic_block
         return;
       }
       const task_node r{ch, atomicAdd(a.joins_used, 1u), chunks(ch.count, a.cfg.chunk), phase::count};
-      a.joins[r.join].open(r.chunks); // before its chunks are pushed, by this thread
+      a.joins[r.join].open(kids, r.chunks); // before its chunks are pushed, by this thread
       const std::uint32_t n = parts(r.chunks, Parts);
       for (std::uint32_t i = 0; i < n; ++i)
       {

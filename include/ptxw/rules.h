@@ -32,7 +32,7 @@
 #define PTXW_RULE_R23 (23, no_overwrite, "no overwrite", "a push into a full queue whose result is not looked at")
 #define PTXW_RULE_R24 (24, resident_workers, "resident workers", "a grid of more workers than are resident, or a worker's wait that outlives its bound")
 #define PTXW_RULE_R25 (25, published_before_read, "published before read", "a task read before the write of it was published")
-#define PTXW_RULE_R26 (26, one_arrival, "one arrival", "an arrival at a join not opened, a task's second arrival, or more arrivals than opened for")
+#define PTXW_RULE_R26 (26, one_arrival, "one arrival", "an arrival at a join not opened, a task's second arrival, more arrivals than opened for, or fewer by the pool's end")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \

@@ -1,5 +1,5 @@
-// Checked mode on the task pools: for R15, R20, R21, R22 and R24 a kernel that breaks the rule through
-// the typed API, and the report that must come of it -- with the rule id, never a hang. (That
+// Checked mode on the task pools: for R15, R20, R21, R22, R24 and R26 a kernel that breaks the rule
+// through the typed API, and the report that must come of it -- with the rule id, never a hang. (That
 // conforming kernels make no report is asserted by every TasksTree test.) A task taken twice needs
 // a broken protocol, which the API cannot write: that test takes a task by the deque's own pop and
 // then marks its entry taken a second time, as a second taker would. The TasksChecked tests run on
@@ -183,6 +183,39 @@ __global__ void arrives(tasks::pool<job, Ring> p, tasks::join_point* join, unsig
   }
 }
 
+// R26, fewer arrivals than opened for: task 0 opens `join` for its k children and `missing` more
+// (through its fork, one thread), pushes the k; each child arrives. `lasts` counts the last arrivals.
+template <class Method>
+__global__ void opens_for_more(tasks::pool<job, Method> p, tasks::join_point* join, unsigned k, unsigned missing,
+                               unsigned* lasts)
+{
+  __shared__ tasks::worker_slot<job, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (t->id == 0)
+    {
+      auto kids = w.fork(t, k);
+      if (threadIdx.x == 0)
+      {
+        kids.open(*join, k + missing);
+      }
+      __syncthreads();
+      if (threadIdx.x < k)
+      {
+        (void) kids.push(job{1 + threadIdx.x});
+      }
+      w.retire(std::move(t), std::move(kids));
+      continue;
+    }
+    if (w.last_at(*join, t) && threadIdx.x == 0)
+    {
+      atomicAdd(lasts, 1u);
+    }
+    w.retire(std::move(t));
+  }
+}
+
 // R15: the upper half of block 0 returns before it joins the pool; the other half's next() is
 // reported and that block stops. `ran` counts each task's runs.
 template <class Method>
@@ -257,6 +290,12 @@ class TasksCheckedWaits : public TasksChecked<Method>
 using Waiting = ::testing::Types<tasks::stealing, tasks::stealing_deques<tasks::one_word>, Ring,
                                  tasks::lockfree_queue<tasks::nil_slots>, tasks::locked_queue, tasks::static_list>;
 TYPED_TEST_SUITE(TasksCheckedWaits, Waiting);
+
+// Every method: where the pool ends (a retire, or the static list's last round) it checks the joins.
+template <class Method>
+class TasksCheckedOwed : public TasksChecked<Method>
+{};
+TYPED_TEST_SUITE(TasksCheckedOwed, tasks_test::Methods);
 
 TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
@@ -512,5 +551,38 @@ TEST_F(TasksCheckedJoin, R26ArrivalAfterRetire)
   ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
   expect_r26(o.reports[0], o.address);
   EXPECT_EQ(o.lasts, 1u) << "the arrival with the task was the last; the one after retire is not";
+}
+
+// A join opened on the device for 3 more arrivals than it gets ends the pool with a report (and
+// no hang); opened for exactly its arrivals, none.
+TYPED_TEST(TasksCheckedOwed, R26FewerArrivalsThanOpenedFor)
+{
+  constexpr unsigned k = 5;
+  for (const unsigned missing : {3u, 0u})
+  {
+    ptxw::checked::diagnostics diag;
+    DeviceBuffer<tasks::join_point> join;
+    DeviceBuffer<unsigned> lasts;
+    PTXW_CUDA_OK(join.allocate_zeroed(1));
+    PTXW_CUDA_OK(lasts.allocate_zeroed(1));
+    tasks::pool_host<job, TypeParam> pool(64);
+    seed_jobs(pool, diag, 1);
+    pool.launch(tasks::blocks{4}, opens_for_more<TypeParam>, 64, 0, 0, join.get(), k, missing, lasts.get());
+    PTXW_LAUNCH_OK();
+    std::vector<unsigned> l;
+    PTXW_CUDA_OK(lasts.download(l));
+    EXPECT_EQ(pool.stats().tasks_run, 1 + k) << "missing " << missing;
+    const auto all = diag.read();
+    if (missing == 0)
+    {
+      EXPECT_EQ(all.size(), 0u) << ptxw::checked::describe(all[0]);
+      EXPECT_EQ(l[0], 1u) << "the k-th arrival is the last";
+      continue;
+    }
+    ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
+    EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::one_arrival)) << ptxw::checked::describe(all[0]);
+    EXPECT_EQ(all[0].detail, missing) << "the arrivals missing";
+    EXPECT_EQ(l[0], 0u) << "no arrival was the last";
+  }
 }
 } // namespace

@@ -63,14 +63,14 @@ __global__ void sum_by_joins(tasks::pool<job, Method> p, sums s)
     if (jb.join == kWhole) // a range: its chunks, at a join thread 0 opens before the barrier
     {
       const unsigned n = (jb.count + kChunk - 1) / kChunk;
+      auto kids        = w.fork(t, n);
       if (threadIdx.x == 0)
       {
         opened = atomicAdd(s.joins_used, 1u);
-        tasks::open(s.joins[opened], n);
+        kids.open(s.joins[opened], n);
         s.ranges[opened] = make_uint2(jb.begin, jb.count);
       }
       __syncthreads();
-      auto kids = w.fork(t, n);
       if (threadIdx.x < n)
       {
         const unsigned b = jb.begin + threadIdx.x * kChunk;

@@ -8,6 +8,7 @@
 //   may_wait          R24: a wait for work that outlived the sink's bound (the block stops)
 //   may_wait_on       R24: a wait on a word of the pool (slot, lock, round) that outlived it (it gives up)
 //   wait_until        R24: an acquire spin on a word until it holds a value, bounded by may_wait_on
+//   owed_at_end       R26: the pool ended with arrivals its open joins were owed (fewer than opened for)
 #pragma once
 
 #include <ptxw/checked.h>
@@ -176,6 +177,23 @@ __device__ bool wait_until(const W* word, W value, unsigned sleep_ns, const chec
     __nanosleep(sleep_ns);
   }
   return true;
+}
+
+// R26, by the one thread that ends the pool, after an acquire of every task's retire (the retire
+// that brought live to 0, the static list's last round end): arrivals still owed mean a join
+// opened for more tasks than arrived, whose continuation never ran.
+__device__ inline void owed_at_end([[maybe_unused]] const ::ptxw::tasks::pool_state* s,
+                                   [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  const unsigned long long owed = isa::ld_relaxed(&s->arrivals_owed);
+  if (owed != 0)
+  {
+    checked::report(sink, rule::one_arrival, 0, 0, static_cast<::cuda::std::uint32_t>(owed),
+                    " (the pool ended with arrivals owed: a join got fewer arrivals than it was opened for, and "
+                    "its continuation did not run; detail: the arrivals missing)");
+  }
+#endif
 }
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -3,7 +3,8 @@
 // plans the node's children. Tasks arrive, not blocks: one block may run several of the n.
 //
 //   // in the task that makes the n (one thread opens, then pushes them; or a barrier between):
-//   ptxw::tasks::open(joins[k], n);
+//   auto kids = w.fork(t, n);
+//   kids.open(joins[k], n);
 //   for (unsigned i = 0; i < n; ++i) (void) kids.push(chunk{k, i});
 //   // in each chunk task, every thread together:
 //   ... write this chunk's part ...
@@ -20,7 +21,10 @@
 // R26 (one arrival), in checked builds: an arrival at a join that was not opened (or opened for 0),
 // a task's second arrival in a row at one join, an arrival without a task, and an arrival beyond
 // the n opened for are reported (the join's address, the count seen) and return false. Fewer
-// arrivals than n are not detected: the join never completes, and its continuation does not run.
+// arrivals than n leave the join incomplete and its continuation not run: the pool counts the
+// arrivals its open joins are owed (open adds n, an arrival takes one) and whoever ends the pool
+// reports what is still owed (checks.h, owed_at_end). Only joins forked::open opened are counted,
+// marked in the top bit of `expected`; a join the host wrote is not.
 #pragma once
 
 #include <ptxw/detail/last_arrival.h>
@@ -32,19 +36,27 @@ namespace tasks {
 struct join_point
 {
   ::cuda::std::uint32_t arrived; // arrivals so far
-  ::cuda::std::uint32_t expected; // the n it was opened for; 0: not open (R26)
+  ::cuda::std::uint32_t expected; // the n it was opened for (below 2^31); 0: not open (R26)
 };
-
-// One thread: j is to be arrived at by the n tasks about to be pushed. Reopening a join whose
-// arrivals are all done reuses it.
-__device__ inline void open(join_point& j, ::cuda::std::uint32_t n)
-{
-  j.arrived  = 0;
-  j.expected = n;
-}
 } // namespace tasks
 
 namespace detail::tasks {
+// Checked builds: the top bit of `expected` marks a join whose arrivals the pool counts as owed.
+inline constexpr ::cuda::std::uint32_t owed_mark = checked::on ? 0x8000'0000u : 0u;
+
+// One thread (forked::open): j is to be arrived at by n tasks about to be pushed. Reopening a
+// join whose arrivals are all done reuses it.
+__device__ inline void open(::ptxw::tasks::join_point& j, ::cuda::std::uint32_t n,
+                            [[maybe_unused]] ::ptxw::tasks::pool_state* s)
+{
+  j.arrived  = 0;
+  j.expected = n | owed_mark;
+  if constexpr (checked::on)
+  {
+    isa::add_relaxed(&s->arrivals_owed, n);
+  }
+}
+
 // R26's address field: the join's address, low bits.
 __device__ inline ::cuda::std::uint32_t join_address(const ::ptxw::tasks::join_point& j)
 {
@@ -55,9 +67,11 @@ __device__ inline ::cuda::std::uint32_t join_address(const ::ptxw::tasks::join_p
 // the block's current task arrived at last (checked builds). True where it was the n-th.
 __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] bool present,
                              [[maybe_unused]] const ::ptxw::tasks::join_point*& last_joined,
+                             [[maybe_unused]] ::ptxw::tasks::pool_state* s,
                              [[maybe_unused]] const checked::sink* sink)
 {
-  const ::cuda::std::uint32_t n = j.expected; // written before the push that published this task
+  const ::cuda::std::uint32_t expected = j.expected; // written before the push that published this task
+  const ::cuda::std::uint32_t n        = expected & ~owed_mark;
 #if PTXW_CHECKED
   const char* refused = !present        ? " (an arrival without a task: after retire, or an empty ticket; "
                                           "barrier/slot: the join)"
@@ -80,6 +94,10 @@ __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] boo
                     "arrival's number, detail: the n opened for)");
     return false;
   }
+  if (expected & owed_mark)
+  {
+    isa::add_relaxed(&s->arrivals_owed, ~0ull); // one fewer owed
+  }
 #endif
   return acquired_if_last(before, n - 1);
 }
@@ -87,9 +105,10 @@ __device__ inline bool arrive(::ptxw::tasks::join_point& j, [[maybe_unused]] boo
 // Every thread of the block: the task's arrival (owner_end::last_at), true in every thread where
 // it was the n-th.
 __device__ inline bool last_at(::ptxw::tasks::join_point& j, bool present,
-                               const ::ptxw::tasks::join_point*& last_joined, const checked::sink* sink)
+                               const ::ptxw::tasks::join_point*& last_joined, ::ptxw::tasks::pool_state* s,
+                               const checked::sink* sink)
 {
-  return block_arrival([&] { return arrive(j, present, last_joined, sink); });
+  return block_arrival([&] { return arrive(j, present, last_joined, s, sink); });
 }
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

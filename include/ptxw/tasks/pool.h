@@ -49,6 +49,7 @@ struct alignas(128) pool_state
   unsigned long long next_id; // checked mode: the id of the next pushed task (seeds: 0..n-1)
   unsigned long long max_occupancy; // the largest occupancy any queue reached (pool_stats says how measured)
   unsigned long long wanted; // the largest occupancy a full push asked for (R23's report); 0: none was full
+  unsigned long long arrivals_owed; // checked mode: arrivals the joins forked::open opened still wait for (R26)
   counters sum;
 };
 } // namespace tasks

@@ -57,6 +57,7 @@ struct static_list_rounds
     if (!more)
     {
       p.state_->live = 0;
+      owed_at_end(p.state_, p.sink_); // the pool ends here (R26)
     }
     return more;
   }

@@ -146,6 +146,14 @@ public:
   {
     return n_;
   }
+
+  // One thread, before any of them is pushed: j is to be arrived at by n tasks these children are
+  // or will fork (tasks/join.h; n below 2^31). Checked builds count the n arrivals as owed to the
+  // pool, which reports those never made when it ends (R26).
+  __device__ void open(join_point& j, ::cuda::std::uint32_t n) const
+  {
+    detail::tasks::open(j, n, pool_.state_);
+  }
 };
 
 template <class T, class Method, unsigned Keep>
@@ -341,7 +349,18 @@ public:
                             - (backend::counts_at_fork ? static_cast<long long>(kids.n_) : 0);
       if (backend::counts_live && delta != 0) // children counted before they are published
       {
-        detail::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(delta));
+        const unsigned long long d = static_cast<unsigned long long>(delta);
+        if constexpr (checked::on) // the retire that ends the pool checks the joins (R26)
+        {
+          if (detail::acquired_if_last(detail::isa::atom_add_release_gpu(&pool_.state_->live, d), 0ull - d))
+          {
+            detail::tasks::owed_at_end(pool_.state_, pool_.sink_);
+          }
+        }
+        else
+        {
+          detail::isa::add_release(&pool_.state_->live, d);
+        }
       }
       backend::publish(pool_, local_, pushed);
       counts_.kept += kept - kept_at_take_;
@@ -363,7 +382,7 @@ public:
   [[nodiscard(PTXW_RULE(R26) "last_at says whether this arrival was the last, whose block goes on with the "
                "join's job: look at it")]] __device__ bool last_at(join_point& j, const task<T>& t)
   {
-    return detail::tasks::last_at(j, static_cast<bool>(t), joined_, pool_.sink_);
+    return detail::tasks::last_at(j, static_cast<bool>(t), joined_, pool_.state_, pool_.sink_);
   }
 
   // Every thread together (stealing_deques): the thief end of block i's deque.

@@ -16,7 +16,7 @@ extern "C" __global__ void ptxw_join_last_at(ptxw::tasks::join_point* j, unsigne
   {
     part[blockIdx.x] = blockIdx.x;
   }
-  if (ptxw::detail::tasks::last_at(*j, true, joined, nullptr) && threadIdx.x == 0)
+  if (ptxw::detail::tasks::last_at(*j, true, joined, nullptr, nullptr) && threadIdx.x == 0)
   {
     *out = part[0];
   }
