@@ -14,7 +14,7 @@
 //        the next level's node list built on the device, a host loop reading the node count;
 //   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
 //   B1+  B1a with nodes of at most S = 4096 particles finished by one block in shared memory
-//        (B1b+: the same in the graph);
+//        (B1b+: the same in the graph), at 256 threads (two blocks an SM) and at 512 (one);
 //   B2   Morton keys + cub::DeviceRadixSort::SortPairs (30-bit keys where the reference's depth is
 //        <= 10, else 63-bit) + leaves read off the sorted keys + gather;
 //   B3   CUDA dynamic parallelism: a kernel per node (one block, or four grids in a stream above C)
@@ -321,13 +321,15 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
     }
     return 0.0;
   };
-  // Per row: its bound and its B1+ (the same levels a split).
+  // Per row: its bound and its B1+ (the same levels a split, the faster block size).
   const double copy = best_of("copy");
   double bound[3], b1p[3];
   for (int l = 0; l < 3; ++l)
   {
-    bound[l] = (ref.passes_above_cutoff[l] + 1) * copy;
-    b1p[l]   = best_of(l == 0 ? "B1+" : ("B1+, " + std::to_string(l + 1) + " levels a split").c_str());
+    bound[l]                = (ref.passes_above_cutoff[l] + 1) * copy;
+    const std::string width = l == 0 ? "B1+" : "B1+, " + std::to_string(l + 1) + " levels a split";
+    const double wide       = best_of((width + ", 512 threads").c_str()); // 0: not in this run (the sweep)
+    b1p[l]                  = wide > 0.0 ? std::min(best_of(width.c_str()), wide) : best_of(width.c_str());
   }
   const double b1a = best_of("B1a"), b2 = best_of("B2");
   std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N "
@@ -396,6 +398,9 @@ void table(const options& o, csv_file& csv)
   level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
   level_sync<256, 8, 2> b1p2(true, false), b1bp2(true, true);
   level_sync<256, 8, 3> b1p3(true, false), b1bp3(true, true);
+  level_sync<512, 8> b1pw(true, false); // B1+ with one block an SM: tiles of 4096, the finish at 512 threads
+  level_sync<512, 8, 2> b1p2w(true, false);
+  level_sync<512, 8, 3> b1p3w(true, false);
   sort_build b2;
   cdp_build b3(false), b3p(true);
   std::vector<std::shared_ptr<void>> keep;
@@ -424,6 +429,9 @@ void table(const options& o, csv_file& csv)
         add(b1bp2, 2);
         add(b1p3, 3);
         add(b1bp3, 3);
+        add(b1pw);
+        add(b1p2w, 2);
+        add(b1p3w, 3);
         add(b2);
         cs.push_back(cdp_contender(tree, b3));
         cs.push_back(cdp_contender(tree, b3p));

@@ -291,7 +291,8 @@ public:
   std::string name() const
   {
     return std::string(finish_ ? (graph_ ? "B1b+" : "B1+") : (graph_ ? "B1b" : "B1a")) +
-           (Levels == 1 ? "" : ", " + std::to_string(Levels) + " levels a split");
+           (Levels == 1 ? "" : ", " + std::to_string(Levels) + " levels a split") +
+           (Threads == 256 ? "" : ", " + std::to_string(Threads) + " threads");
   }
 
   // A build of n > T particles into buf/out.
