@@ -328,8 +328,11 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
   {
     bound[l]                = (ref.passes_above_cutoff[l] + 1) * copy;
     const std::string width = l == 0 ? "B1+" : "B1+, " + std::to_string(l + 1) + " levels a split";
-    const double wide       = best_of((width + ", 512 threads").c_str()); // 0: not in this run (the sweep)
-    b1p[l]                  = wide > 0.0 ? std::min(best_of(width.c_str()), wide) : best_of(width.c_str());
+    b1p[l]                  = best_of(width.c_str());
+    if (const double wide = best_of((width + ", 512 threads").c_str()); wide > 0.0) // the sweep has none
+    {
+      b1p[l] = std::min(b1p[l], wide);
+    }
   }
   const double b1a = best_of("B1a"), b2 = best_of("B2");
   std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N "
