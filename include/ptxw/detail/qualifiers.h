@@ -8,7 +8,9 @@
 // such qualifier (the mbarrier operations' four local forms are one PTXW_MBARRIER_LOCAL_FORMS each,
 // expect_tx's and complete_tx's two local forms one PTXW_MBARRIER_TX_FORMS each). Sources: the PTX
 // ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed mbarrier forms
-// and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope).
+// and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope); for the .layout forms,
+// ptxas itself, which names PTX ISA 9.3 when it refuses them in an older one (as llvm PR #217252 says;
+// CCCL's generated bindings of them ask for 9.4).
 #pragma once
 
 #include <ptxw/target.h>
@@ -16,6 +18,11 @@
 // clang-format off
 #define PTXW_FORMS_mbarrier_init(X) X(mbarrier_init, none, none, shared, 80, 700)
 #define PTXW_FORMS_mbarrier_inval(X) X(mbarrier_inval, none, none, shared, 80, 700)
+// The .layout forms: init of a barrier in layout v1, and the test of a barrier's layout (v0 is the
+// layout every plain init makes). One instruction each, the layout being no sem, scope or space.
+#define PTXW_FORMS_mbarrier_init_layout_v1(X) X(mbarrier_init_layout_v1, none, none, shared, 90, 930)
+#define PTXW_FORMS_mbarrier_check_layout_layout_v0(X) X(mbarrier_check_layout_layout_v0, none, none, shared, 90, 930)
+#define PTXW_FORMS_mbarrier_check_layout_layout_v1(X) X(mbarrier_check_layout_layout_v1, none, none, shared, 90, 930)
 // The four local forms of an mbarrier operation with .sem and .scope: .sem = `first` (PTX ISA 8.0) or
 // .relaxed (8.6), .scope = .cta or .cluster, on shared::cta.
 #define PTXW_MBARRIER_LOCAL_FORMS(X, instruction, first)                                                            \
@@ -87,6 +94,22 @@
   PTXW_FORMS_##instruction(PTXW_QUALIFIER_ROW)
 
 PTXW_NAMESPACE_BEGIN
+// The .layout qualifier of mbarrier.init and mbarrier.check_layout. Layout v1 extends v0, the layout of
+// every init without one, with operations that can fail (CCCL issue #9857); a barrier is used only with
+// operations its layout supports (llvm PR #217252, NVPTXUsage). The tags are cuda::ptx's where CCCL
+// has them, so that ptxw::layout_v1 and ptx::layout_v1 are one type; CCCL 3.0.1 has none.
+#if __has_include(<cuda/__ptx/instructions/mbarrier_check_layout.h>)
+using layout_v0_t = ::cuda::ptx::layout_t<::cuda::ptx::dot_layout::v0>;
+using layout_v1_t = ::cuda::ptx::layout_t<::cuda::ptx::dot_layout::v1>;
+#else
+struct layout_v0_t
+{};
+struct layout_v1_t
+{};
+#endif
+inline constexpr layout_v0_t layout_v0{};
+inline constexpr layout_v1_t layout_v1{};
+
 namespace detail::qualifiers {
 // A qualifier the form does not have.
 struct none_t
@@ -100,6 +123,9 @@ struct form
 
 PTXW_INSTRUCTION(mbarrier_init)
 PTXW_INSTRUCTION(mbarrier_inval)
+PTXW_INSTRUCTION(mbarrier_init_layout_v1)
+PTXW_INSTRUCTION(mbarrier_check_layout_layout_v0)
+PTXW_INSTRUCTION(mbarrier_check_layout_layout_v1)
 PTXW_INSTRUCTION(mbarrier_arrive)
 PTXW_INSTRUCTION(mbarrier_arrive_expect_tx)
 PTXW_INSTRUCTION(mbarrier_expect_tx)
@@ -114,6 +140,21 @@ PTXW_INSTRUCTION(fence_proxy_async_generic)
 PTXW_INSTRUCTION(fence_mbarrier_init)
 PTXW_INSTRUCTION(atom_add)
 PTXW_INSTRUCTION(fence)
+
+// The check_layout instruction of each layout tag; none for any other argument.
+template <class Layout>
+struct check_layout_form
+{};
+template <>
+struct check_layout_form<layout_v0_t>
+{
+  using type = mbarrier_check_layout_layout_v0;
+};
+template <>
+struct check_layout_form<layout_v1_t>
+{
+  using type = mbarrier_check_layout_layout_v1;
+};
 
 // The refusals. Their messages are the same for every instruction; the note below each names the
 // instruction and the qualifiers given (and for R9 the form's first sm and PTX ISA), and the rows

@@ -158,6 +158,29 @@ public:
     }
   }
 
+  // mbarrier.init.layout::v1.shared::cta.b64 [addr], count;  -- init(count), in layout v1 (ptxw::layout_v1).
+  __device__ void init(layout_v1_t, detail::arrivals_arg count)
+  {
+    if constexpr (detail::qualifiers::check<detail::qualifiers::mbarrier_init_layout_v1, deferred_none, none, ptx::space_shared_t>())
+    {
+      if (detail::count_in_range(smem_addr(), count.arg.value, 1))
+      {
+        detail::isa::mbarrier_init_layout_v1(smem_addr(), count.arg.value);
+      }
+    }
+  }
+
+  // mbarrier.check_layout.layout::{v0,v1}.shared::cta.b64 p, [addr];  -- whether init made it in this layout.
+  template <class Layout, class Form = typename detail::qualifiers::check_layout_form<Layout>::type>
+  __device__ bool check_layout(Layout layout) const
+  {
+    if constexpr (detail::qualifiers::check<Form, none, none, ptx::space_shared_t>())
+    {
+      return detail::isa::mbarrier_check_layout(layout, smem_addr());
+    }
+    return false;
+  }
+
   // mbarrier.inval.shared::cta.b64 [addr];  -- before the memory is reused for anything else.
   __device__ void inval()
   {
