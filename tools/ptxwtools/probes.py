@@ -17,6 +17,7 @@ FEATURES = {
     "mbarrier": "mbarrier.init",
     "mbarrier-tx": "mbarrier.expect_tx.relaxed.cta",
     "mbarrier-relaxed": "mbarrier.arrive.relaxed.cta",
+    "mbarrier-layout": "mbarrier.init.layout::v1",
     "fence-proxy-async": "fence.proxy.async.shared::cta",
     "fence-mbarrier-init": "fence.mbarrier_init.release.cluster",
     "fence-sync-restrict": "fence.proxy.async::generic.release.sync_restrict",

@@ -10,6 +10,8 @@ A variant is one PTX form (one qualifier combination) and three ways to reach it
   runtime  gtest name patterns of tests/runtime that run the form on a GPU (built for sm_90a);
   sm       the first target the PTX ISA gives the form: the row of include/ptxw/detail/qualifiers.h
            says the same (tests/tools/test_qualifiers.py), and the grid measures where ptxas agrees.
+  isa      the row's first PTX ISA (100 x major + 10 x minor) where it is newer than CUDA 13.0's 9.0,
+           else 0: a toolchain that speaks an older one rejects the form for its version, not the target.
 
 Statements run in KERNEL below (after PRELUDE), which declares what they use. PTX probes run in
 PTX_KERNEL.
@@ -65,6 +67,7 @@ class Variant:
     cccl: str = None
     runtime: tuple = field(default=())
     sm: int = 90
+    isa: int = 0
 
     @property
     def mnemonic(self) -> str:
@@ -82,6 +85,17 @@ VARIANTS = (
             ("MbarrierPhase.*", "MbarrierCounts.*"), sm=80),
     Variant("mbarrier.inval", "mbarrier", "mbarrier.inval.shared::cta.b64 [bar];",
             "bar.inval();", None, ("MbarrierReinit.*",), sm=80),
+    # The .layout forms of PTX ISA 9.3, which no runtime test runs.
+    Variant("mbarrier.init.layout::v1", "mbarrier", "mbarrier.init.layout::v1.shared::cta.b64 [bar], 1;",
+            "bar.init(ptxw::layout_v1, ptxw::arrivals{n});", "ptx::mbarrier_init(ptx::layout_v1, &raw, n);", isa=930),
+    Variant("mbarrier.check_layout.layout::v0", "mbarrier",
+            "mbarrier.check_layout.layout::v0.shared::cta.b64 %p1, [bar];",
+            "*out = bar.check_layout(ptxw::layout_v0);", "*out = ptx::mbarrier_check_layout(ptx::layout_v0, &raw);",
+            isa=930),
+    Variant("mbarrier.check_layout.layout::v1", "mbarrier",
+            "mbarrier.check_layout.layout::v1.shared::cta.b64 %p1, [bar];",
+            "*out = bar.check_layout(ptxw::layout_v1);", "*out = ptx::mbarrier_check_layout(ptx::layout_v1, &raw);",
+            isa=930),
     Variant("mbarrier.arrive.release.cta", "mbarrier", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
             "bar.arrive(ptx::sem_release, ptx::scope_cta);",
             "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw);",
