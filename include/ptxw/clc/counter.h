@@ -26,6 +26,10 @@
 #include <ptxw/detail/claim.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace detail {
+struct no_prologue; // ptxw/clc/for_each.h: what the overloads without a prologue pass
+} // namespace detail
+
 namespace clc::detail {
 namespace claim = ::ptxw::detail::claim;
 
@@ -148,11 +152,16 @@ struct backend<counter_t> : software_decode
   {
     const bool submit     = claim::leads() && (!is_cluster<Receivers> || cluster_rank<Receivers>() == 0);
     const bool first_warp = claim::in_first_warp();
-    if constexpr (is_cluster<Receivers>)
-    {
-      cluster_sync(); // every CTA of the cluster runs before rank 0 writes into its shared memory
-    }
     prologue();
+    // One barrier between the prologue and the first block, as the protocol's loop has before its
+    // first request: what any thread's prologue wrote (a shared-memory table) is read by the others
+    // in the first block. The cluster form needs a cluster barrier before the first hand-over
+    // anyway -- every CTA of the cluster runs before rank 0 writes into its shared memory -- so that
+    // one barrier serves both; the CTA form without a prologue needs none.
+    if constexpr (is_cluster<Receivers> || has_prologue<Prologue>)
+    {
+      block_barrier<Receivers>();
+    }
     if (stealable_ == 0)
     {
       // The whole grid was launched: nothing to take, one block per CTA.
@@ -228,6 +237,11 @@ struct backend<counter_t> : software_decode
   }
 
 private:
+  // Whether for_each_canceled_block was given a prologue (an empty one needs no barrier after it).
+  template <class Prologue>
+  static constexpr bool has_prologue =
+    !::ptxw::detail::is_same_v<::ptxw::detail::remove_cvref_t<Prologue>, ::ptxw::detail::no_prologue>;
+
   // Rank 0's submitter (`serve`) takes the next index: from the batch, or by a claim whose
   // result is consumed in resolve(), after the work. Straight-line code for the submitter's warp,
   // the claim predicated: a branch around it would end in a copy of its result, where the compiler

@@ -18,6 +18,15 @@
 // prologue, as it never started on hardware. All threads of the CTA (for the cluster form: of every
 // CTA of the cluster) call it exactly once, from converged code.
 //
+// Every thread of the CTA (for the cluster form: of every CTA of the cluster) has finished the
+// prologue before any thread runs the first block, on every backend: one barrier of the CTA (of the
+// cluster) separates them, so a shared-memory table the prologue fills is read only once it is
+// written. The prologue and every callback are called by all threads of the CTA at the same point
+// of the loop, under conditions the whole CTA (cluster) evaluates alike, so both may call
+// __syncthreads() (the cluster form: also a cluster barrier) -- every thread the same number of
+// times, as anywhere. Nothing orders the prologue after another CTA of the cluster started: a
+// prologue that touches another CTA's shared memory synchronises the cluster first itself.
+//
 // The request for the next block is made before the callback runs, so its latency hides behind the
 // work on every backend (counter_t consumes its atomic's result only after the callback).
 //
@@ -95,7 +104,8 @@ __device__ void for_each_canceled(clc::slot<Receivers>& slot, const clc::context
       while (true)
       {
         // Every thread read the last response (R4) and the barrier's init is visible (R7); for
-        // clusters also: every CTA of the cluster is running (R8).
+        // clusters also: every CTA of the cluster is running (R8). The first time, also: every
+        // thread's prologue is done before any thread's first block.
         if constexpr (is_same_v<Receivers, clc::cluster_t>)
         {
           ptx::barrier_cluster_arrive();
@@ -118,6 +128,8 @@ __device__ void for_each_canceled(clc::slot<Receivers>& slot, const clc::context
   }
 }
 
+// What the overloads without a prologue pass: nothing to order before the first block, so the
+// backends' own loops put no barrier after it (clc/counter.h).
 struct no_prologue
 {
   __device__ void operator()() const {}
@@ -137,7 +149,7 @@ __device__ void for_each_canceled_block(const clc::context<Backend>& ctx, F&& f)
 
 // The same, with prologue() run once per CTA that runs, before its first block: the per-CTA set-up
 // that work stealing amortises over many blocks (shared-memory tables, constants). Canceled CTAs
-// never run it.
+// never run it. A barrier of the CTA follows it: every thread's prologue before any thread's block.
 template <int Rank = 3, class Backend, class Prologue, class F>
 __device__ void for_each_canceled_block(const clc::context<Backend>& ctx, Prologue&& prologue, F&& f)
 {
@@ -155,6 +167,8 @@ __device__ void for_each_canceled_cluster(const clc::context<Backend>& ctx, F&& 
   detail::for_each_canceled<Rank>(slot, ctx, none, f);
 }
 
+// With a prologue, as for_each_canceled_block's; a barrier of the cluster follows it: the prologue
+// of every CTA of the cluster before any of them runs a block.
 template <int Rank = 3, class Backend, class Prologue, class F>
 __device__ void for_each_canceled_cluster(const clc::context<Backend>& ctx, Prologue&& prologue, F&& f)
 {
