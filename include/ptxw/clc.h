@@ -6,3 +6,4 @@
 
 #include <ptxw/clc/for_each.h>
 #include <ptxw/clc/handle.h>
+#include <ptxw/clc/ring.h>

@@ -1,0 +1,158 @@
+// ptxw/clc/ring_checks.h: checked mode's half of the rules of a cluster launch control response
+// ring (ptxw/clc/ring.h), as hooks the ring's roles call around each step. With PTXW_CHECKED=0
+// every hook is empty and the ring compiles to the protocol alone.
+//
+//   ring_before_request  the scheduler's submitter, after its bounded wait for the stage's release:
+//                        R3 a second scheduler claims the same step (its request is dropped);
+//                        R1 a request after the scheduler observed a failure, and R4 a stage some
+//                        consumer never released -- both answered with a failure instead of a block
+//   ring_consumer_open   R18 a consumer role outside [0, Consumers)
+//   ring_release         R4 a role that releases a stage twice in one round, or a token of
+//                        another role
+//   ring_wait_timed_out  R5 (the stage was never requested for this round) or R6 (requested and
+//                        never completed)
+//
+// Reports name the stage and the role: `phase` is the role's step (the stage is phase % Depth, the
+// round phase / Depth), `detail` the consumer roles concerned (a bit per role: those that did not
+// release, for R4 at the scheduler) or the role (for the consumers' own reports).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/clc/checks.h>
+#include <ptxw/clc/slot.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace clc::detail {
+// One ring's checked-mode bookkeeping, in the ring's shared memory.
+template <unsigned Depth>
+struct ring_checks
+{
+  ::cuda::std::uint32_t claimed; // steps a scheduler claimed, plus one: R3 sees a second claim
+  ::cuda::std::uint32_t failed; // the scheduler observed a failure: R1
+  ::cuda::std::uint32_t released[Depth]; // per stage, a bit per consumer role that released its response: R4
+  ::cuda::std::uint32_t requests[Depth]; // per stage, requests made into it: R5 or R6 for a wait that ran out
+};
+
+// Every consumer role, as a mask of Consumers bits.
+template <unsigned Consumers>
+inline constexpr ::cuda::std::uint32_t all_roles = Consumers >= 32 ? ~0u : (1u << Consumers) - 1u;
+
+// Leader thread, at open().
+template <unsigned Depth>
+__device__ void ring_checks_open(ring_checks<Depth>& c)
+{
+  c.claimed = 0;
+  c.failed  = 0;
+  for (unsigned s = 0; s < Depth; ++s)
+  {
+    c.released[s] = 0;
+    c.requests[s] = 0;
+  }
+}
+
+// The scheduler's submitter, for its request number `step` into `stage`. `free_stage`: whether the
+// bounded wait for every consumer's release of the stage's previous response completed.
+template <unsigned Depth, unsigned Consumers>
+__device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
+                                       ::cuda::std::uint32_t step, bool free_stage, const checked::sink* sink)
+{
+  if (atomicMax(&c.claimed, step + 1) >= step + 1)
+  {
+    checked::report(sink, rule::one_submitter, address, step, step,
+                    " (a second ring scheduler requests the same step; detail: the step)");
+    return verdict::drop;
+  }
+  if (atomicAdd(&c.failed, 0u) != 0)
+  {
+    checked::report(sink, rule::failed_request, address, step, stage,
+                    " (a ring request after the scheduler observed a failure; detail: the stage)");
+    return verdict::fail;
+  }
+  if (!free_stage)
+  {
+    const ::cuda::std::uint32_t missing = all_roles<Consumers> & ~atomicAdd(&c.released[stage], 0u);
+    checked::report(sink, rule::one_observation, address, step, missing,
+                    " (a ring stage some consumer never released; phase: the request, stage = phase % Depth; "
+                    "detail: a bit per consumer role that did not release)");
+    return verdict::fail;
+  }
+  atomicExch(&c.released[stage], 0u); // this round's releases start now: no consumer reads the stage
+  return verdict::submit;
+}
+
+template <unsigned Depth>
+__device__ void ring_after_request(ring_checks<Depth>& c, ::cuda::std::uint32_t stage)
+{
+  atomicAdd(&c.requests[stage], 1u);
+}
+
+template <unsigned Depth>
+__device__ void ring_note_failure(ring_checks<Depth>& c)
+{
+  atomicExch(&c.failed, 1u);
+}
+
+// Every lane of a consumer warp, when it is made: false (after a report) for a role out of range,
+// whose releases then arrive nowhere (an extra arrival would complete the stage's release early).
+template <unsigned Consumers>
+__device__ bool ring_consumer_open(::cuda::std::uint32_t address, ::cuda::std::uint32_t role, const checked::sink* sink)
+{
+  if (role >= Consumers)
+  {
+    const unsigned lanes = __activemask(); // one report for the warp
+    if (ptx::get_sreg_laneid() == static_cast<unsigned>(__ffs(lanes) - 1))
+    {
+      checked::report(sink, rule::in_range, address, 0, role,
+                      " (a ring consumer role outside [0, Consumers); detail: the role)");
+    }
+    return false;
+  }
+  return true;
+}
+
+// One lane of a consumer warp releasing `stage` as `role` (the role the token was read by:
+// `token_role`); false (after a report) where the release must not arrive.
+template <unsigned Depth>
+__device__ bool ring_release(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
+                             ::cuda::std::uint32_t step, ::cuda::std::uint32_t role, ::cuda::std::uint32_t token_role,
+                             bool live, const checked::sink* sink)
+{
+  if (!live)
+  {
+    checked::report(sink, rule::one_observation, address, step, role,
+                    " (a ring token released twice; phase: the consumer's step, stage = phase % Depth; detail: "
+                    "the role)");
+    return false;
+  }
+  if (token_role != role)
+  {
+    checked::report(sink, rule::one_observation, address, step, token_role,
+                    " (a ring token released by another consumer role than the one that read it; detail: the "
+                    "reader's role)");
+    return false;
+  }
+  const ::cuda::std::uint32_t bit = 1u << role;
+  if (atomicOr(&c.released[stage], bit) & bit)
+  {
+    checked::report(sink, rule::one_observation, address, step, role,
+                    " (a ring stage released twice by one role in a round; detail: the role)");
+    return false;
+  }
+  return true;
+}
+
+// A bounded wait for a stage's response that ran out: never requested for this round (R5), or
+// requested and never completed (R6). `step`: the waiter's step; `who`: its role (the scheduler: ~0u).
+template <unsigned Depth>
+__device__ void ring_wait_timed_out(const ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
+                                    ::cuda::std::uint32_t step, ::cuda::std::uint32_t who, const checked::sink* sink)
+{
+  const ::cuda::std::uint32_t requested = *static_cast<volatile const ::cuda::std::uint32_t*>(&c.requests[stage]);
+  const bool armed                      = requested > step / Depth;
+  checked::report(sink, armed ? rule::parity : rule::armed_barrier, address, step, who,
+                  armed ? " (a ring stage requested and never completed; detail: the waiting role, ~0 the scheduler)"
+                        : " (a ring stage never requested for this round; detail: the waiting role, ~0 the scheduler)");
+}
+
+} // namespace clc::detail
+PTXW_NAMESPACE_END
