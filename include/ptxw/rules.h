@@ -33,6 +33,10 @@
 #define PTXW_RULE_R24 (24, resident_workers, "resident workers", "a grid of more workers than are resident, or a worker's wait that outlives its bound")
 #define PTXW_RULE_R25 (25, published_before_read, "published before read", "a task read before the write of it was published")
 #define PTXW_RULE_R26 (26, one_arrival, "one arrival", "an arrival at a join not opened, a task's second arrival, more arrivals than opened for, or fewer by the pool's end")
+#define PTXW_RULE_R27 (27, stage_ownership, "stage ownership", "a stage refilled while a consumer still holds it, or a stage handed over twice or never")
+#define PTXW_RULE_R28 (28, stage_accounting, "stage accounting", "arrivals or transaction bytes a stage's barrier was not set up for")
+#define PTXW_RULE_R29 (29, proxy_fence, "proxy fence", "generic writes to a stage read by the async proxy without fence.proxy.async between them")
+#define PTXW_RULE_R30 (30, progress, "progress", "every role of a pipeline waiting, none able to complete another's wait")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
@@ -60,7 +64,11 @@
   PTXW_APPLY(X, PTXW_RULE_R23)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R24)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R25)                                                                                      \
-  PTXW_APPLY(X, PTXW_RULE_R26)
+  PTXW_APPLY(X, PTXW_RULE_R26)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R27)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R28)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R29)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R30)
 
 #define PTXW_APPLY(macro, args) macro args
 
