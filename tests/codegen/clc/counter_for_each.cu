@@ -2,6 +2,9 @@
 // atomicAdd on the launch's counter per range of blocks, whose result is first read after the
 // callback's work (the hand-over), so that its latency hides behind that work; a barrier between
 // blocks and a 16-byte hand-over through shared memory; no mbarrier, no async proxy, no proxy fence.
+// With a prologue that fills a table in shared memory, one barrier more, right after it (the
+// cluster form: its one cluster barrier, which comes after the prologue), so that no thread reads
+// the table before every thread wrote it; without a prologue, none.
 // REQUIRES: mbarrier-tx
 // RUN: %ptxw-compile %s -o %t
 // RUN: %ptx-check %s --input-file=%t.ptx
@@ -45,3 +48,58 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // SASS:       LDS.128
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
 // SASS:       EXIT ;
+
+// With a prologue that fills a table in shared memory, each thread one entry, and blocks that read
+// entries other threads wrote: a barrier right after the prologue's store, before any branch into
+// the loop (whose barriers run only between blocks), and none before the prologue.
+extern "C" __global__ void __launch_bounds__(256)
+  counter_for_each_table(float* data, int n, const float* weights, ptxw::clc::context<ptxw::clc::counter_t> ctx)
+{
+  __shared__ float table[256];
+  ptxw::for_each_canceled_block<1>(
+    ctx, [&] { table[threadIdx.x] = weights[threadIdx.x]; },
+    [&](dim3 block) { scale_block(data, n, table[(block.x + threadIdx.x) % 256u], block.x); });
+}
+
+// PTX-LABEL: .entry counter_for_each_table(
+// PTX-NOT:   {{bar.sync|barrier|ld.shared}}
+// PTX:       st.shared.f32 [%r{{[0-9]+}}], %f{{[0-9]+}};
+// PTX-NOT:   {{atom|ld.shared}}
+// PTX:       bar.sync 0;
+// PTX:       ld.shared.f32
+
+// SASS-LABEL: Function : counter_for_each_table
+// SASS-NOT:   {{BAR|UCGABAR|LDS}}
+// SASS:       STS [R{{[0-9]+}}], R{{[0-9]+}} ;
+// SASS-NOT:   {{ATOMG|LDS}}
+// SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
+// SASS:       LDS R
+
+// The cluster form: the prologue of every CTA of the cluster before any block, by the one cluster
+// barrier the loop needs before its first hand-over anyway -- after the prologue, not before it.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
+  counter_for_each_cluster_table(float* data, int n, const float* weights, ptxw::clc::context<ptxw::clc::counter_t> ctx)
+{
+  __shared__ float table[256];
+  ptxw::for_each_canceled_cluster<1>(
+    ctx, [&] { table[threadIdx.x] = weights[threadIdx.x]; },
+    [&](dim3 block) { scale_block(data, n, table[(block.x + threadIdx.x) % 256u], block.x); });
+}
+
+// PTX-LABEL: .entry counter_for_each_cluster_table(
+// PTX-NOT:   {{bar.sync|barrier|ld.shared}}
+// PTX:       st.shared.f32 [%r{{[0-9]+}}], %f{{[0-9]+}};
+// PTX-NOT:   {{atom|ld.shared|bar.sync}}
+// PTX:       barrier.cluster.arrive;
+// PTX-NOT:   {{atom|ld.shared|bar.sync}}
+// PTX:       barrier.cluster.wait;
+// PTX:       ld.shared.f32
+
+// SASS-LABEL: Function : counter_for_each_cluster_table
+// SASS-NOT:   {{BAR|UCGABAR|LDS}}
+// SASS:       STS [R{{[0-9]+}}], R{{[0-9]+}} ;
+// SASS-NOT:   {{ATOMG|LDS|BAR.SYNC}}
+// SASS:       UCGABAR_ARV
+// SASS-NOT:   {{ATOMG|LDS|BAR.SYNC}}
+// SASS:       UCGABAR_WAIT
+// SASS:       LDS R
