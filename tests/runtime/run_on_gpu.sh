@@ -37,7 +37,7 @@ if [ -n "$suites" ]; then
 
   # Small grids: the sanitizers slow kernels down by orders of magnitude, so checked waits get 120 s.
   # The last-cluster guard and a drained, reset and drained-again work queue (docs/inter_block.md).
-  conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*'
+  conforming='*ClcCoverage*/CtaSingleBlock:*ClcCoverage*/Cta1D_4K_Fail*:*ClcCoverage*/ClusterSingle:*ClcCoverage*/Cluster4_1D_4K_Fail*:ClcPrologue.*'
   conforming+=':LastBlock.LastClusterOfClustersOfTwoAndFour:WorkQueue.AnExhaustedQueueHandsOutNothingUntilReset'
   # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
   device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
