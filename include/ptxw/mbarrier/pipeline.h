@@ -394,7 +394,9 @@ public:
     producer_role(const producer_role&);
 
     // Waits until the next stage is free: every consumer unit of every peer CTA released its last
-    // fill (the phase before a fresh barrier's first counts as complete for the first round).
+    // fill (the phase before a fresh barrier's first counts as complete for the first round). The
+    // role then moves on: a second acquire before the first commit is the next stage (two fills in
+    // flight), never the same one.
     // mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 ok, [empty], parity;
     [[nodiscard]] __device__ producer_stage acquire()
     {
@@ -406,6 +408,7 @@ public:
       {
         fence_before_slot_write(); // R4: after the consumers' fence_after_slot_read
       }
+      state_.advance();
       return producer_stage(&st_->full[s], s);
     }
 
@@ -426,11 +429,6 @@ public:
         return;
       }
       stage.live_ = false;
-      if (stage.index_ != state_.index())
-      {
-        checked::report(checked::default_sink<>, rule::stage_ownership, stage.full_->smem_addr(), round(state_),
-                        stage.index_, " (a stage committed out of order; detail: the stage)");
-      }
       if (stage.armed_ && !stage.untracked_ && (clustered ? stage.copied_ > stage.bytes_ : stage.copied_ != stage.bytes_))
       {
         st_->report(rule::stage_accounting, stage.full_->smem_addr(), round(state_), stage.copied_,
@@ -456,7 +454,6 @@ public:
         stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
       }
 #endif
-      state_.advance();
     }
 
     // Where the producer is: the stage and parity of its next acquire.
@@ -481,7 +478,9 @@ public:
                  "the ring is): pass it by reference")
     consumer_role(const consumer_role&);
 
-    // Waits until the next stage's fill landed: every producer arrival and every armed byte.
+    // Waits until the next stage's fill landed: every producer arrival and every armed byte. The
+    // role then moves on: a consumer may hold several stages (K and V of attention) and releases
+    // each through its own token.
     // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 ok, [full], parity;
     [[nodiscard]] __device__ consumer_stage wait()
     {
@@ -492,6 +491,7 @@ public:
       {
         st_->took(s, full.smem_addr(), roles(), round(state_));
       }
+      state_.advance();
       return consumer_stage(s);
     }
 
@@ -538,7 +538,6 @@ public:
         st_->counted_release(s, 0, false);
         st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
       }
-      state_.advance();
     }
 
     // A TMA store out of the stage, by every consumer thread (the consumer warps are Consumer::threads

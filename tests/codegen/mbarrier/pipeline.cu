@@ -88,21 +88,22 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
   {
     if (ref_elect())
     {
-      uint32_t parity = 1, index = 0;
+      uint32_t index = 0, parity = 1;
       for (int k = blockIdx.x; k < n; k += gridDim.x)
       {
         while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &empty[index], parity))
         {
         }
         ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);
-        const uint32_t bytes = sizeof(tile[0]);
-        (void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[index], bytes);
-        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile[index], src + k * kTile, bytes, &full[index]);
+        const uint32_t s = index; // a role moves on once it has its stage
         if (++index == S)
         {
           index = 0;
           parity ^= 1u;
         }
+        const uint32_t bytes = sizeof(tile[0]);
+        (void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s], bytes);
+        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile[s], src + k * kTile, bytes, &full[s]);
       }
     }
   }
@@ -114,20 +115,21 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
       while (!ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &full[index], parity))
       {
       }
+      const uint32_t s = index;
+      if (++index == S)
+      {
+        index = 0;
+        parity ^= 1u;
+      }
       for (unsigned i = threadIdx.x - 32; i < kTile; i += 32 * kConsumers)
       {
-        dst[k * kTile + i] = tile[index][i];
+        dst[k * kTile + i] = tile[s][i];
       }
       ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);
       __syncwarp();
       if (ref_elect())
       {
-        (void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &empty[index]);
-      }
-      if (++index == S)
-      {
-        index = 0;
-        parity ^= 1u;
+        (void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &empty[s]);
       }
     }
   }
