@@ -74,6 +74,8 @@ class pipeline
                 PTXW_RULE(R10) "the producer is ptxw::bulk_producer or ptxw::store_producer<Threads>");
   static_assert(detail::is_consumer_role<Consumer>,
                 PTXW_RULE(R10) "the consumer is ptxw::consumer_warps<Warps> or ptxw::consumer_warpgroups<N>");
+  // The roles' own range checks (R18) fire here, with the pipeline, not at a first use.
+  static_assert(sizeof(Producer) + sizeof(Consumer) + sizeof(Cluster) >= 3, "");
   static_assert(detail::is_cluster_shape<Cluster>,
                 PTXW_RULE(R10) "the cluster is ptxw::one_cta or ptxw::cluster_multicast<X, Y>");
   static_assert(Cluster::ctas == 1 || Producer::async_writes,
@@ -412,6 +414,9 @@ public:
       return producer_stage(&st_->full[s], s);
     }
 
+    PTXW_REFUSED(PTXW_RULE(R27) "a stage is committed once, by its token: producer.commit(std::move(stage))")
+    void commit(const producer_stage&);
+
     // Hands the stage to the consumers. Bulk: the arrival was arm()'s (a stage never armed is
     // handed over with a plain arrival: no copy, no bytes). Store: each thread fences its stores
     // for async-proxy readers (R29) and arrives.
@@ -494,6 +499,9 @@ public:
       state_.advance();
       return consumer_stage(s);
     }
+
+    PTXW_REFUSED(PTXW_RULE(R27) "a stage is released once, by its token: consumer.release(std::move(stage))")
+    void release(const consumer_stage&);
 
     // This warp is done with the stage: its lanes' reads are ordered before one arrival per peer
     // CTA on that CTA's empty barrier of this stage (lane i arrives at peer i).
