@@ -266,13 +266,14 @@ class ring_token : checked::carried_sink
   ::cuda::std::uint32_t step_;
   ::cuda::std::uint32_t role_;
   bool live_;
+  bool read_; // false: the wait ran out (R5, R6) and read no response; its release arrives nowhere
 #endif
 
   template <class H>
   friend class ring_consumer;
 
   __device__ ring_token(uint4 raw, ::cuda::std::uint32_t stage, ::cuda::std::uint32_t step, ::cuda::std::uint32_t role,
-                        const checked::sink* sink) noexcept
+                        bool read, const checked::sink* sink) noexcept
       : checked::carried_sink(sink)
       , raw_(raw)
       , stage_(stage)
@@ -280,9 +281,10 @@ class ring_token : checked::carried_sink
       , step_(step)
       , role_(role)
       , live_(true)
+      , read_(read)
 #endif
   {
-    (void) step, (void) role;
+    (void) step, (void) role, (void) read;
   }
 
 public:
@@ -297,6 +299,7 @@ public:
       , step_(o.step_)
       , role_(o.role_)
       , live_(o.live_)
+      , read_(o.read_)
 #endif
   {
 #if PTXW_CHECKED
@@ -641,6 +644,7 @@ public:
     uint4 raw                         = detail::failure_response();
     const ::cuda::std::uint32_t stage = st_.index();
     const ::cuda::std::uint32_t at    = step();
+    bool read                         = true;
     if constexpr (Handle::target_ok)
     {
       Handle& h = *h_;
@@ -656,15 +660,18 @@ public:
           detail::ring_wait_timed_out(h.s_->checks, h.stage_address(stage), stage, at, role(), h.ctx_.sink);
         }
 #endif
-        raw = detail::failure_response();
+        raw  = detail::failure_response();
+        read = false;
       }
     }
     st_.advance();
-    return token(raw, stage, at, role(), h_->ctx_.sink);
+    return token(raw, stage, at, role(), read, h_->ctx_.sink);
   }
 
   // Every lane of the warp, with the token its wait() returned: one lane arrives on the stage's
-  // empty barrier for the warp (release semantics), after every lane's read (__syncwarp).
+  // empty barrier for the warp (release semantics), after every lane's read (__syncwarp). Checked
+  // mode records the release before that arrival, and a token whose wait ran out (R5, R6: it read
+  // nothing) releases nothing: its arrival would complete the stage's release of the round before.
   __device__ void release(token&& t)
   {
     if constexpr (Handle::target_ok)
@@ -676,7 +683,7 @@ public:
 #if PTXW_CHECKED
         if (!valid_
             || !detail::ring_release(h.s_->checks, h.stage_address(t.stage_), t.stage_, t.step_, role_, t.role_, t.live_,
-                                     h.ctx_.sink))
+                                     t.read_, h.ctx_.sink))
         {
           t.live_ = false;
           return;

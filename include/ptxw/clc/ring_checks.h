@@ -8,7 +8,7 @@
 //                        consumer never released -- both answered with a failure instead of a block
 //   ring_consumer_open   R18 a consumer role outside [0, Consumers)
 //   ring_release         R4 a role that releases a stage twice in one round, or a token of
-//                        another role
+//                        another role; a token whose wait ran out releases nothing
 //   ring_wait_timed_out  R5 (the stage was never requested for this round) or R6 (requested and
 //                        never completed)
 //
@@ -52,6 +52,17 @@ __device__ void ring_checks_open(ring_checks<Depth>& c)
 
 // The scheduler's submitter, for its request number `step` into `stage`. `free_stage`: whether the
 // bounded wait for every consumer's release of the stage's previous response completed.
+//
+// Every request that goes ahead -- a block or a failure (R1, R4) -- starts the stage's next round,
+// whose consumers read it and release it: one atomic exchange both takes the releases recorded for
+// the round that ends and starts the new round's record. A release's record is written before its
+// arrival on the empty barrier (release semantics), and the exchange comes after the scheduler's
+// wait on that barrier: acquired where the wait completed; where it ran out, a read-modify-write,
+// which sees every record written before it. No release of the new round can come before the
+// exchange: a consumer releases only a response it read (a wait that ran out arrives nowhere), and
+// the new round's response is written after it. Left unreset where a request answers with a
+// failure, the roles that did release the ended round would be reported for releasing the failure
+// "twice in a round".
 template <unsigned Depth, unsigned Consumers>
 __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
                                        ::cuda::std::uint32_t step, bool free_stage, const checked::sink* sink)
@@ -62,6 +73,7 @@ __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint3
                     " (a second ring scheduler requests the same step; detail: the step)");
     return verdict::drop;
   }
+  const ::cuda::std::uint32_t released = atomicExch(&c.released[stage], 0u); // the ended round's; this round's start
   if (atomicAdd(&c.failed, 0u) != 0)
   {
     checked::report(sink, rule::failed_request, address, step, stage,
@@ -70,13 +82,11 @@ __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint3
   }
   if (!free_stage)
   {
-    const ::cuda::std::uint32_t missing = all_roles<Consumers> & ~atomicAdd(&c.released[stage], 0u);
-    checked::report(sink, rule::one_observation, address, step, missing,
+    checked::report(sink, rule::one_observation, address, step, all_roles<Consumers> & ~released,
                     " (a ring stage some consumer never released; phase: the request, stage = phase % Depth; "
                     "detail: a bit per consumer role that did not release)");
     return verdict::fail;
   }
-  atomicExch(&c.released[stage], 0u); // this round's releases start now: no consumer reads the stage
   return verdict::submit;
 }
 
@@ -111,17 +121,24 @@ __device__ bool ring_consumer_open(::cuda::std::uint32_t address, ::cuda::std::u
 }
 
 // One lane of a consumer warp releasing `stage` as `role` (the role the token was read by:
-// `token_role`); false (after a report) where the release must not arrive.
+// `token_role`); false where the release must not arrive: after a report, or silently for a token
+// whose wait ran out (`read` false: R5 or R6 was reported, no response of this round was read, and
+// an arrival would complete the release of the round before -- the one the scheduler may still be
+// waiting for). The record is written before the caller's arrival (release semantics) publishes it.
 template <unsigned Depth>
 __device__ bool ring_release(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
                              ::cuda::std::uint32_t step, ::cuda::std::uint32_t role, ::cuda::std::uint32_t token_role,
-                             bool live, const checked::sink* sink)
+                             bool live, bool read, const checked::sink* sink)
 {
   if (!live)
   {
     checked::report(sink, rule::one_observation, address, step, role,
                     " (a ring token released twice; phase: the consumer's step, stage = phase % Depth; detail: "
                     "the role)");
+    return false;
+  }
+  if (!read)
+  {
     return false;
   }
   if (token_role != role)
