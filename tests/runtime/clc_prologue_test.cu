@@ -34,8 +34,8 @@ constexpr unsigned kPerThread   = kEntries / kThreads; // the CTA form's slice
 constexpr unsigned kClusterSize = 2; // the cluster form: half of the table in each CTA
 constexpr unsigned kBlocks      = 1024;
 // Dynamic shared memory the kernels ask for and do not use, as a kernel with a larger working set
-// would: fewer CTAs fit at once (five an SM on an H100), so counter_t's resident prefix is shorter
-// than the grid and most of its CTAs' blocks after the first reuse the table.
+// would: fewer CTAs fit at once, so counter_t's resident prefix is shorter than the grid and its
+// CTAs run blocks after their first, on the table they built.
 constexpr std::size_t kUnusedSmem = 40 * 1024;
 // CRC-32, CRC-32C (Castagnoli) and CRC-32K (Koopman), reflected: one a launch, in this order.
 constexpr unsigned kPolynomials[] = {0xEDB88320u, 0x82F63B78u, 0xEB31D82Eu};
