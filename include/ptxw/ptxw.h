@@ -1,5 +1,5 @@
 // ptxw: typed wrappers for Hopper/Blackwell mbarriers, async-proxy fences and cluster launch
-// control, built on CCCL's cuda::ptx, and the inter-block primitives built on them. Rules R1..R25:
+// control, built on CCCL's cuda::ptx, and the inter-block primitives built on them. Rules:
 // ptxw/rules.h, docs/rules.md. This is the device side, every family; the host side is ptxw/host.h
 // and the CUB-style algorithms ptxw/device.h.
 #pragma once
