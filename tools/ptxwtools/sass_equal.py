@@ -2,7 +2,9 @@
 same instruction sequence as its reference ref_X (plain cuda::ptx or inline PTX).
 
     ptxw sass-equal out/kernel.sass
-    ptxw sass-equal --no-more out/kernel.sass   # the same protocol and memory instructions, no more in all"""
+    ptxw sass-equal --no-more out/kernel.sass
+
+--no-more: the same protocol and memory instructions, and no more instructions in all."""
 
 import argparse
 import sys
