@@ -119,6 +119,54 @@ __global__ void consumer_holds_the_ring()
   }
 }
 
+// A store producer declared for 16 threads whose 32 threads all commit: the fill completes after
+// the first 16 arrivals, before the other half's stores (NVIDIA/cutlass #2404 on the full side).
+// `bytes` != 0: a bulk fill armed with that many bytes instead (beyond the barrier's range, R11).
+__global__ void producer_over_arrival(std::uint32_t* out)
+{
+  using pipe = ptxw::pipeline<2, ptxw::store_producer<16>, ptxw::consumer_warps<1>>;
+  __shared__ pipe::storage st;
+  __shared__ std::uint32_t tile[2][32];
+  auto p = pipe::init(st);
+  if (threadIdx.x < 32)
+  {
+    auto prod = p.producer();
+    for (unsigned t = 0; t < 4; ++t)
+    {
+      auto s = prod.acquire();
+      tile[s.index()][threadIdx.x] = t;
+      prod.commit(std::move(s));
+    }
+  }
+  else
+  {
+    auto cons = p.consumer();
+    for (unsigned t = 0; t < 4; ++t)
+    {
+      auto s = cons.wait();
+      out[t * 32 + threadIdx.x - 32] = tile[s.index()][threadIdx.x - 32];
+      cons.release(std::move(s));
+    }
+  }
+}
+
+__global__ void bytes_beyond_range()
+{
+  using pipe = ptxw::pipeline<1, ptxw::bulk_producer, ptxw::consumer_warps<1>>;
+  __shared__ pipe::storage st;
+  auto p = pipe::init(st);
+  if (threadIdx.x < 32)
+  {
+    if (auto e = ptxw::elect_one())
+    {
+      auto prod = p.producer(e);
+      auto s    = prod.acquire();
+      s.arm(ptxw::tx_bytes{1u << 20});
+      prod.commit(std::move(s));
+    }
+  }
+}
+
 // A stage released twice (the second through a moved-from token).
 __global__ void released_twice()
 {
@@ -252,6 +300,28 @@ TEST_F(PipelineChecked, R30EveryRoleWaits)
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].rule, static_cast<std::uint32_t>(ptxw::rule::progress)) << ptxw::checked::describe(reports[0]);
   EXPECT_EQ(reports[0].detail, 0u) << "the stage both roles wait on";
+}
+
+TEST_F(PipelineChecked, R28MoreProducersArriveThanCounted)
+{
+  PTXW_SKIP_UNLESS_CHECKED();
+  DeviceBuffer<std::uint32_t> out;
+  PTXW_CUDA_OK(out.allocate_zeroed(4 * 32));
+  run([&] { producer_over_arrival<<<1, 64>>>(out.get()); });
+  ASSERT_GE(reports.size(), 1u);
+  EXPECT_EQ(reports[0].rule, static_cast<std::uint32_t>(ptxw::rule::stage_accounting))
+    << ptxw::checked::describe(reports[0]);
+  EXPECT_GT(reports[0].detail, 16u) << "arrivals in the fill: more than the 16 counted";
+}
+
+// 2^20 bytes is beyond an mbarrier's transaction count: reported (R11), not issued.
+TEST_F(PipelineChecked, R11BytesBeyondTheBarriersRange)
+{
+  PTXW_SKIP_UNLESS_CHECKED();
+  run([&] { bytes_beyond_range<<<1, 64>>>(); });
+  ASSERT_GE(reports.size(), 1u);
+  EXPECT_EQ(reports[0].rule, static_cast<std::uint32_t>(ptxw::rule::units)) << ptxw::checked::describe(reports[0]);
+  EXPECT_EQ(reports[0].detail, 1u << 20);
 }
 
 TEST_F(PipelineChecked, R27StageReleasedTwice)

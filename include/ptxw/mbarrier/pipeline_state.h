@@ -34,7 +34,9 @@ class pipeline_state
   ::cuda::std::uint32_t steps_ = 0;
 #endif
 
-  __device__ explicit pipeline_state(::cuda::std::uint32_t parity) noexcept
+  struct start_tag
+  {};
+  __device__ pipeline_state(start_tag, ::cuda::std::uint32_t parity) noexcept
       : parity_(parity)
   {}
 
@@ -44,12 +46,12 @@ public:
   // A producer's state: its first round finds every stage free.
   __device__ static pipeline_state for_producer() noexcept
   {
-    return pipeline_state(1u);
+    return pipeline_state(start_tag{}, 1u);
   }
   // A consumer's state: its first round waits for each stage's first fill.
   __device__ static pipeline_state for_consumer() noexcept
   {
-    return pipeline_state(0u);
+    return pipeline_state(start_tag{}, 0u);
   }
 
   // Returned by value from the two factories above (guaranteed elision), never copied after.
@@ -58,6 +60,11 @@ public:
   pipeline_state(const pipeline_state&);
   PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::pipeline_state is not assigned: it advances one step at a time")
   pipeline_state& operator=(const pipeline_state&);
+  // Dao-AILab/flash-attention #1317: a ring started on the wrong phase. No parity is ever written.
+  template <class... T>
+  PTXW_REFUSED(PTXW_RULE(R6) "a ptxw::pipeline_state is not made from a parity or index: "
+               "pipeline_state<S>::for_producer() starts on free stages, for_consumer() on the first fill")
+  pipeline_state(T...);
 
   // The stage the role uses next.
   __device__ ::cuda::std::uint32_t index() const noexcept

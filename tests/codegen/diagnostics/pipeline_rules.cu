@@ -16,6 +16,7 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_MULTICAST_ONE_CTA %s 2>&1 | FileCheck %s --check-prefix=MULTICAST_ONE_CTA
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_STORES_IN_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=STORES_IN_CLUSTER
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_ARM_STORES %s 2>&1 | FileCheck %s --check-prefix=ARM_STORES
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_STATE_FROM_PARITY %s 2>&1 | FileCheck %s --check-prefix=STATE_FROM_PARITY
 //
 // Without a CASE the file compiles: both roles used as documented.
 
@@ -97,6 +98,15 @@ __global__ void pipeline_rules(const int* src)
   }
 }
 
+#if defined(CASE_STATE_FROM_PARITY)
+__global__ void state_from_parity(unsigned* out)
+{
+  // STATE_FROM_PARITY: pipeline_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a ptxw::pipeline_state is not made from a parity or index
+  // STATE_FROM_PARITY: 1 error detected in the compilation of
+  ptxw::pipeline_state<4> s(1u);
+  *out = s.parity();
+}
+#endif
 #if defined(CASE_NO_STAGES)
 // NO_STAGES: error: static assertion failed with "ptxw: R18 in range: a pipeline has 1 to 32 stages
 // NO_STAGES: 1 error detected in the compilation of
