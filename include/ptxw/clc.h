@@ -7,3 +7,4 @@
 #include <ptxw/clc/for_each.h>
 #include <ptxw/clc/handle.h>
 #include <ptxw/clc/ring.h>
+#include <ptxw/clc/tile_scheduler.h>

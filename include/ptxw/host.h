@@ -11,4 +11,5 @@
 #include <ptxw/host/clc.h>
 #include <ptxw/host/last_block.h>
 #include <ptxw/host/tasks.h>
+#include <ptxw/host/tile_scheduler.h>
 #include <ptxw/host/work_queue.h>
