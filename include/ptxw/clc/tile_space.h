@@ -57,7 +57,8 @@ __host__ __device__ inline ::cuda::std::uint32_t divide(::cuda::std::uint32_t n,
 } // namespace detail
 
 // One problem of a tile space, as decoding needs it (made by the host, ptxw/host/tile_scheduler.h).
-struct tile_record
+// 16-aligned: a cursor's miss loads it with three 16-byte loads.
+struct alignas(16) tile_record
 {
   ::cuda::std::uint32_t first; // the number of its first unit: the prefix sum of the units before it
   ::cuda::std::uint32_t end; // first + its units
@@ -69,6 +70,7 @@ struct tile_record
   ::cuda::std::uint32_t shifts; // strip_units' shift | last_width's shift << 8
   ::cuda::std::uint32_t tiles_m; // the problem's extent in tiles (not units): the bounds of a cluster tile
   ::cuda::std::uint32_t tiles_n;
+  ::cuda::std::uint32_t unused[2];
 };
 
 // A tile handed out: its problem and its position in that problem's grid of tiles.
