@@ -3,7 +3,8 @@
 // sparse matrix-vector product over about 100 000 block indices, each block a tile of rows whose
 // rows the three roles share. Every block index is run exactly once by each role (counted on the
 // host), every role of a CTA sees the same blocks in the same order and the failure exactly once,
-// the product is right, and a conforming kernel makes no checked-mode report. Depths 2 and 4; on
+// the product is right, and a conforming kernel makes no checked-mode report. Depths 1, 2 and 4 (1:
+// the benchmark's one block ahead, the one stage reused every step); on
 // counter_t (resident-prefix launch), on the faithful emulation and under its spurious failures.
 // In checked builds also: each planted violation of the ring's protocol and the report it gets.
 #include <ptxw/ptxw.h>
@@ -227,9 +228,13 @@ std::ostream& operator<<(std::ostream& os, const Case& c)
 constexpr unsigned kBlocks = 100003; // block indices: tiles of kRowsPerBlock rows
 
 constexpr Case kCases[] = {
+  {"CounterDepth1", Backend::counter, 1, 0.0, false},
+  {"CounterDepth1ForEach", Backend::counter, 1, 0.0, true},
   {"CounterDepth2", Backend::counter, 2, 0.0, false},
   {"CounterDepth4", Backend::counter, 4, 0.0, false},
   {"CounterDepth4ForEach", Backend::counter, 4, 0.0, true},
+  {"EmulatedDepth1", Backend::emulated, 1, 0.0, false},
+  {"EmulatedDepth1Fail10", Backend::emulated, 1, 0.10, false},
   {"EmulatedDepth2", Backend::emulated, 2, 0.0, false},
   {"EmulatedDepth4", Backend::emulated, 4, 0.0, false},
   {"EmulatedDepth2ForEach", Backend::emulated, 2, 0.0, true},
@@ -252,7 +257,11 @@ template <class B>
 void launch_depth(const Case& c, clc::scheduler& sched, const ptxw::checked::sink* sink, const Csr& m, unsigned* hits,
                   RoleLog* logs, unsigned& launched)
 {
-  if (c.depth == 2)
+  if (c.depth == 1)
+  {
+    launch<1, B>(c, sched, sink, m, hits, logs, launched);
+  }
+  else if (c.depth == 2)
   {
     launch<2, B>(c, sched, sink, m, hits, logs, launched);
   }
@@ -591,6 +600,11 @@ struct BackendName
   }
 };
 TYPED_TEST_SUITE(ClcRingChecked, Backends, BackendName);
+
+TYPED_TEST(ClcRingChecked, R4StageNeverReleasedDepth1)
+{
+  this->template stage_never_released<1>();
+}
 
 TYPED_TEST(ClcRingChecked, R4StageNeverReleasedDepth2)
 {

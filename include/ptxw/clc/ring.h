@@ -38,6 +38,15 @@
 //               registers, R6); the scheduler's empty and full parities differ by one.
 // Every role sees the same responses in the same order and the failure exactly once.
 //
+// How far ahead: the consumers release a stage once they have read it, before their work, so the
+// scheduler keeps Depth responses ready beyond the block the roles work on. One request in flight
+// keeps up while a block lasts longer than a request (on counter_t one atomic, or none when the
+// batch serves it); Depth is also how far the roles may drift apart and how many blocks each CTA
+// still holds when the grid runs out (the end's imbalance). Depth 1 is a queue's one claim ahead.
+// Several requests are not kept in flight: a later one may succeed after an earlier one failed
+// (the emulation's spurious failures; on hardware the guide does not rule it out), and its block
+// would have to reach every role past the failure (docs/clc-ring.md, "Performance").
+//
 // Backends (ptxw/clc/backends.h) are used through their interface (ptxw/clc/backend.h): the
 // hardware (sm_100+), the faithful emulation and counter_t (sm_90+). counter_t keeps the indices
 // it claimed and not yet handed out in the slot; the ring passes them on from stage to stage, so

@@ -1,4 +1,5 @@
-// clc::ring<Depth, 3>: a scheduler warp and three consumer warps, Depth 2 and 4. On every backend no
+// clc::ring<Depth, 3>: a scheduler warp and three consumer warps, Depth 2 and 4 (and 1 on counter_t,
+// the benchmark's one block ahead). On every backend no
 // local memory (the roles' stage and parity live in registers, never an array of phases on the
 // stack). Hardware (sm_100+): one UGETNEXTWORKID from the lane elect.sync picks (no waterfall
 // loop) after the acquire wait for the stage's release; each role's one LDS.128 of the response,
@@ -46,6 +47,10 @@ __device__ void ring_kernel(unsigned* out, const clc::context<Backend>& ctx)
   });
 }
 
+extern "C" __global__ void counter_ring_d1(unsigned* out, clc::context<clc::counter_t> ctx)
+{
+  ring_kernel<1>(out, ctx);
+}
 extern "C" __global__ void counter_ring_d2(unsigned* out, clc::context<clc::counter_t> ctx)
 {
   ring_kernel<2>(out, ctx);
@@ -204,6 +209,8 @@ extern "C" __global__ void ref_hw_ring_d4(unsigned* out, clc::context<clc::hardw
 #endif
 
 // Every backend, every depth: no local memory -- each role's stage and parity are two registers.
+// SASS-LABEL: Function : counter_ring_d1{{$}}
+// SASS-NOT:   {{LDL|STL}}
 // SASS-LABEL: Function : counter_ring_d2{{$}}
 // SASS-NOT:   {{LDL|STL}}
 // SASS-LABEL: Function : counter_ring_d4{{$}}
