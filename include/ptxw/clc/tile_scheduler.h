@@ -50,9 +50,6 @@ struct static_tiles
 template <class Backend = automatic_t>
 struct dynamic_tiles
 {
-  static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend of dynamic_tiles is ptxw::clc::automatic_t, "
-                                                            "hardware_t, emulated_t, counter_t or one with a "
-                                                            "PTXW_CLC_BACKEND row");
   using backend_type = Backend;
 };
 
@@ -71,8 +68,13 @@ struct tile_schedule<static_tiles>
 template <class Backend>
 struct tile_schedule<dynamic_tiles<Backend>>
 {
+  static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend of dynamic_tiles is ptxw::clc::automatic_t, "
+                                                            "hardware_t, emulated_t, counter_t or one with a "
+                                                            "PTXW_CLC_BACKEND row");
   tile_space space;
-  context<Backend> ctx; // the ring's: one block index per unit
+  // The ring's: one block index per unit. Of automatic_t where Backend is none, so that the one
+  // error is the assertion above.
+  context<typename ::ptxw::detail::conditional<detail::is_backend<Backend>, Backend, automatic_t>::type> ctx;
 };
 
 // The shared memory of a tile scheduler: the response ring of the dynamic policy (Depth stages,

@@ -1,0 +1,94 @@
+// The tile scheduler's (ptxw/clc/tile_scheduler.h, ptxw/host/tile_scheduler.h) misuse that fails to
+// compile, each one `ptxw:` error naming its rule and the user's line: a tile shape, swizzle or
+// cluster shape given as template arguments out of range (R18: a tile of 0 elements, a swizzle that
+// is not a power of two, a cluster shape that is not one or of more than 16 CTAs), a ring of 0
+// stages (R18), a dynamic policy of no backend (R10), a copied dynamic handle (R6). The same values
+// at run time are host exceptions (tests/runtime/tile_scheduler_test.cu, TileSchedulerHost.*).
+// REQUIRES: mbarrier-tx, target-sm_90a
+// (Type-level misuse, the same on every target: checked on one.)
+// RUN: %nvcc -ptx -o /dev/null %s
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_TILE_0 %s 2>&1 | FileCheck %s --check-prefix=TILE_0
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_SWIZZLE_3 %s 2>&1 | FileCheck %s --check-prefix=SWIZZLE_3
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_CLUSTER_3 %s 2>&1 | FileCheck %s --check-prefix=CLUSTER_3
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_CLUSTER_32 %s 2>&1 | FileCheck %s --check-prefix=CLUSTER_32
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_RING_0 %s 2>&1 | FileCheck %s --check-prefix=RING_0
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_NO_BACKEND %s 2>&1 | FileCheck %s --check-prefix=NO_BACKEND
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_COPY_HANDLE %s 2>&1 | FileCheck %s --check-prefix=COPY_HANDLE
+//
+// Without a CASE the file compiles: the same steps spelled correctly.
+
+#include <ptxw/clc.h>
+#include <ptxw/host/tile_scheduler.h>
+
+namespace clc = ptxw::clc;
+
+__global__ void tiles_rules(unsigned* out, clc::tile_schedule<clc::dynamic_tiles<>> sched)
+{
+  __shared__ clc::tile_ring<2, 1> ring;
+  auto tiles = clc::open(ring, sched);
+#if defined(CASE_COPY_HANDLE)
+  // COPY_HANDLE: tile_scheduler_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a tile scheduler's handle owns its thread's part of the ring and cannot be copied
+  // COPY_HANDLE: 1 error detected in the compilation of
+  auto copy = tiles;
+#endif
+  if (!tiles.started())
+  {
+    return;
+  }
+  if (threadIdx.x < 32)
+  {
+    tiles.scheduler().run(tiles.elect());
+    return;
+  }
+  tiles.consumer(0).for_each([&](const clc::tile& t) { out[t.unit] = t.m; });
+}
+
+#if defined(CASE_RING_0)
+__global__ void ring_0(clc::tile_schedule<clc::static_tiles> sched)
+{
+  // RING_0: error: static assertion failed with "ptxw: R18 in range: a cluster launch control ring has 1 to 32 stages
+  // RING_0: at line [[#@LINE+2]] of
+  // RING_0: 1 error detected in the compilation of
+  __shared__ clc::tile_ring<0, 1> ring;
+  auto tiles = clc::open(ring, sched);
+  (void) tiles;
+}
+#endif
+
+#if defined(CASE_NO_BACKEND)
+// NO_BACKEND: error: static assertion failed with "ptxw: R10 qualifiers: the backend of dynamic_tiles is
+// NO_BACKEND: at line [[#@LINE+2]] of
+// NO_BACKEND: 1 error detected in the compilation of
+__global__ void no_backend(clc::tile_schedule<clc::dynamic_tiles<int>> sched) {}
+#endif
+
+void host_side()
+{
+  const std::vector<clc::problem_shape> problems = {{1000, 1000}};
+  clc::tile_plan ok(problems, clc::fixed_tile_shape<128, 128>{}, clc::raster::along_n, clc::fixed_swizzle<4>{},
+                    clc::fixed_cluster_shape<2, 1>{});
+#if defined(CASE_TILE_0)
+  // TILE_0: error: static assertion failed with "ptxw: R18 in range: a tile shape has at least one element along M and N"
+  // TILE_0: at line [[#@LINE+2]] of
+  // TILE_0: 1 error detected in the compilation of
+  clc::tile_plan p(problems, clc::fixed_tile_shape<0, 128>{});
+#endif
+#if defined(CASE_SWIZZLE_3)
+  // SWIZZLE_3: error: static assertion failed with "ptxw: R18 in range: a swizzle size is a power of two
+  // SWIZZLE_3: at line [[#@LINE+2]] of
+  // SWIZZLE_3: 1 error detected in the compilation of
+  clc::tile_plan p(problems, {128, 128}, clc::raster::along_m, clc::fixed_swizzle<3>{});
+#endif
+#if defined(CASE_CLUSTER_3)
+  // CLUSTER_3: error: static assertion failed with "ptxw: R18 in range: a tile scheduler's cluster shape is a power of two
+  // CLUSTER_3: at line [[#@LINE+2]] of
+  // CLUSTER_3: 1 error detected in the compilation of
+  clc::tile_plan p(problems, {128, 128}, clc::raster::along_m, {}, clc::fixed_cluster_shape<3, 1>{});
+#endif
+#if defined(CASE_CLUSTER_32)
+  // CLUSTER_32: error: static assertion failed with "ptxw: R18 in range: a tile scheduler's cluster shape is a power of two
+  // CLUSTER_32: at line [[#@LINE+2]] of
+  // CLUSTER_32: 1 error detected in the compilation of
+  clc::tile_plan p(problems, {128, 128}, clc::raster::along_m, {}, clc::fixed_cluster_shape<8, 4>{});
+#endif
+}
