@@ -1,8 +1,9 @@
 """`ptxw setup`: install what the suite needs, idempotently.
 
 Project-local, from PyPI, into the deps folder's py/ (pip --target): LLVM lit (the PyPI one: Debian's
-lit 14 lacks %if), cuobjdump and the nvdisasm it runs. The deps folder is --deps-dir or PTXW_DEPS_DIR,
-else .deps/ in a checkout and ~/.cache/ptxw ($XDG_CACHE_HOME/ptxw) for the installed package; every
+lit 14 lacks %if), cuobjdump and the nvdisasm it runs, and CUTLASS's C++ headers (nvidia-cutlass, for
+the benchmark and codegen test that compare ptxw::pipeline with PipelineTmaAsync). The deps folder is
+--deps-dir or PTXW_DEPS_DIR, else .deps/ in a checkout and ~/.cache/ptxw ($XDG_CACHE_HOME/ptxw) for the installed package; every
 command finds the tools there (PTXW_DEPS_DIR), and `ptxw setup` says where it writes. From Debian, only when missing and only as root:
 FileCheck (llvm-14-tools), GoogleTest (libgtest-dev), CMake. The CUDA toolkit itself is not
 installed: a missing one is an error that says so."""
@@ -19,7 +20,12 @@ PYPI = {
     "lit": "18.1.8",
     "nvidia-cuda-cuobjdump": "13.5.37",
     "nvidia-cuda-nvdisasm": "13.5.37",
+    # CUTLASS 4.2.0's C++ headers (include/cutlass, include/cute) ship in the wheel under CUTLASS_INCLUDE; its
+    # Python packages (cutlass_library, cutlass_cppgen, pycute) come along and are not used.
+    "nvidia-cutlass": "4.2.0.0",
 }
+# In py/: the folder that holds cutlass/ and cute/ (-I for the CUTLASS comparisons).
+CUTLASS_INCLUDE = ("cutlass_library", "source", "include")
 
 # More CUDA toolchains for the conformance grid and `ptxw sass-diff`, from NVIDIA's PyPI wheels, each
 # installed into one folder; "root" is the CUDA root inside it.
@@ -81,6 +87,12 @@ def _pypi(target_dir, packages):
     fresh.rename(target_dir)
 
 
+def cutlass_include():
+    """CUTLASS's include folder that setup() installed, or None where it is not there."""
+    include = toolchain.deps_dir().joinpath("py", *CUTLASS_INCLUDE)
+    return include if (include / "cutlass" / "pipeline" / "sm90_pipeline.hpp").is_file() else None
+
+
 def toolchain_roots() -> list:
     """CUDA roots of the toolchains setup(toolchains=True) installed."""
     return [toolchain.deps_dir() / "toolchains" / f"cuda-{v}" / t["root"] for v, t in TOOLCHAINS.items()]
@@ -118,6 +130,9 @@ def setup(toolchains=False) -> dict:
 
     py_dir = toolchain.deps_dir() / "py"
     _pypi(py_dir, PYPI)
+    if cutlass_include() is None:
+        raise toolchain.ToolError(f"nvidia-cutlass=={PYPI['nvidia-cutlass']} has no cutlass/pipeline/sm90_pipeline.hpp "
+                                  f"under {py_dir.joinpath(*CUTLASS_INCLUDE)} (deps.CUTLASS_INCLUDE)")
     if toolchains:
         for version, t in TOOLCHAINS.items():
             _pypi(toolchain.deps_dir() / "toolchains" / f"cuda-{version}", t["packages"])
@@ -128,6 +143,7 @@ def setup(toolchains=False) -> dict:
 
     if missing:
         raise toolchain.ToolError("missing, and not installable here:\n  " + "\n  ".join(missing))
-    tools = {"cuda": str(tc.root), "filecheck": str(filecheck), "cuobjdump": str(disasm), "python_path": str(py_dir)}
+    tools = {"cuda": str(tc.root), "filecheck": str(filecheck), "cuobjdump": str(disasm), "python_path": str(py_dir),
+             "cutlass_include": str(cutlass_include())}
     _say("ready: " + ", ".join(f"{k}={v}" for k, v in tools.items()))
     return tools

@@ -4,7 +4,8 @@ compile target (--param target=sm_100a; `ptxw codegen` runs one per target).
 
 Features come from the toolchain: a target ptxas does not know makes every test UNSUPPORTED; each
 instruction family is a feature only where ptxas accepts it (probes.FEATURES: mbarrier-tx, clc, ...),
-and so are ptxas-<major.minor>, target-<target> and family-representative (probes.lit_features).
+and so are ptxas-<major.minor>, target-<target> and family-representative (probes.lit_features);
+`cutlass` where `ptxw setup` installed CUTLASS's C++ headers (deps.cutlass_include()).
 Substitutions:
   %ptxw-compile  compile a test for the target: -o %t writes %t.ptx, %t.cubin, %t.sass (compile.py),
                  with the suite's nvcc flags (a project's include folders) before the test's own
@@ -16,6 +17,8 @@ Substitutions:
   %nvcc          nvcc for the target with ptxw's flags (compile.NVCC_FLAGS: C++17, -DNDEBUG) and the suite's,
                  every warning an error (diagnostic tests)
   %cuobjdump     the cuobjdump the suite disassembles with
+  %cutlass-include  -I<CUTLASS's include folder> (empty without the `cutlass` feature), for a test's flags:
+                 %ptxw-compile %s -o %t -- %cutlass-include
 
 Correct code compiles without warnings on every target: %ptxw-compile fails on any warning or advisory
 of nvcc or ptxas (a test that provokes one on purpose passes --allow-warnings), and %nvcc makes every
@@ -29,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, probes, targets, toolchain
+from . import compile as compile_, deps, probes, targets, toolchain
 
 TOOL = Path(__file__).resolve().parents[1] / "ptxw"
 OWN_SUITE = toolchain.REPO / "tests" / "codegen"
@@ -127,6 +130,9 @@ def configure(config, lit_config, name: str, source_root: Path, exec_root: Path,
         config.unsupported = True
         lit_config.note(f"ptxas {tc.version} ({tc.ptxas}) does not know {target.name}: its tests are unsupported")
     config.available_features.update(probes.lit_features(tc, target.name))
+    cutlass = deps.cutlass_include()
+    if cutlass is not None:
+        config.available_features.add("cutlass")
     config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
     if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (toolchain.py)
         config.environment["PTXW_DEPS_DIR"] = os.environ["PTXW_DEPS_DIR"]
@@ -136,6 +142,7 @@ def configure(config, lit_config, name: str, source_root: Path, exec_root: Path,
     include = f"-I{shlex.quote(str(toolchain.PTXW_INCLUDE))}" if toolchain.PTXW_INCLUDE.is_dir() else ""
     config.substitutions += [
         ("%cuobjdump", str(cuobjdump)),
+        ("%cutlass-include", f"-I{shlex.quote(str(cutlass))}" if cutlass is not None else ""),
         ("%ptxw-sass-equal", f"{ptxw} sass-equal"),
         ("%nvcc", f"{tc.nvcc} {' '.join(compile_.NVCC_FLAGS)} {include} {flags} -arch={target.name} -Werror all-warnings"),
         # %ptxw-compile SRC -o OUT -- FLAGS: the suite's flags go before the test's
