@@ -89,6 +89,23 @@ class CompareTest(unittest.TestCase):
         fs = [_f("ptxw_a", "MEMBAR.ALL.GPU", "EXIT"), _f("ref_a", "EXIT")]
         self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)
 
+    def test_no_more_allows_other_registers_and_fewer_instructions(self):
+        fs = [_f("ptxw_a", "R2UR UR4, R2", "@P1 SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR4], RZ", "EXIT"),
+              _f("ref_a", "IMAD.U32 R3, RZ, RZ, UR5", "R2UR UR4, R3", "@P0 SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR4], RZ", "EXIT")]
+        self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)
+        self.assertEqual(sass.compare_pairs(fs, at_most=True), (1, []))
+
+    def test_no_more_counts_predicated_protocol_instructions(self):
+        fs = [_f("ptxw_a", "@P0 SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR4], RZ", "EXIT"),
+              _f("ref_a", "@P0 SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR4], RZ", "EXIT")]
+        mismatches = sass.compare_pairs(fs, at_most=True)[1]
+        self.assertEqual(len(mismatches), 1)
+        self.assertIn("SYNCS.ARRIVE.TRANS64.A1T0", mismatches[0].diff)
+
+    def test_no_more_refuses_more_instructions(self):
+        fs = [_f("ptxw_a", "IADD3 R1, R1, 0x1, RZ", "IADD3 R1, R1, 0x1, RZ", "EXIT"), _f("ref_a", "IADD3 R1, R1, 0x2, RZ", "EXIT")]
+        self.assertIn("3 instructions", sass.compare_pairs(fs, at_most=True)[1][0].diff)
+
     def test_modifier_differs(self):
         fs = [_f("ptxw_a", "MEMBAR.ALL.GPU"), _f("ref_a", "MEMBAR.ALL.CTA")]
         self.assertEqual(len(sass.compare_pairs(fs)[1]), 1)

@@ -31,7 +31,7 @@ _LISTING_LINE = re.compile(r"^/\*([0-9a-f]+)\*/ (.*)$")
 # A SASS register operand: its file (group 1) and number (group 2).
 REGISTER = re.compile(r"\b(UR|R|UP|P|B)(\d+)\b")
 _BRANCH_SELF = re.compile(r"^BRA\s+(0x[0-9a-f]+)$")
-_PREDICATE = re.compile(r"^@!?U?P(?:\d+|T)\s+")
+_PREDICATE = re.compile(r"^@!?U?P(?:\d+|T|%\d+)\s+")  # normalise() renames P0 to P%0
 # Opcodes whose last hex operand is a code address in the function: branches and jumps (BRA.DIV too),
 # a relative call, the reconvergence point of BSSY (and of the older SSY/PBK/PCNT), a return
 # address (LEPC) and the point where WARPSYNC.COLLECTIVE's warp reconverges. Not CALL.ABS: its

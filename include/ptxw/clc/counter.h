@@ -251,7 +251,8 @@ private:
     const bool open                  = serve & !fail & (stealable_ != 0);
     const ::cuda::std::uint32_t left = b.left;
     const bool from_counter          = open & (left == 0);
-    taken_ = from_counter ? b.pace.size(1u, stealable_ - b.next, launched_, 32u) : 1u;
+    // The pace is measured over every index handed out since the last claim: the whole last claim.
+    taken_ = from_counter ? b.pace.size(b.claimed, stealable_ - b.next, launched_, 32u) : 1u;
     claim::issue(from_counter, st.cursor, taken_, claim_); // output only: read where pending_ says so
     if (open & (left != 0))
     {
@@ -342,8 +343,9 @@ private:
       if (r.first < r.end)
       {
         i      = static_cast<::cuda::std::uint32_t>(r.first);
-        b.next = i + 1u;
-        b.left = static_cast<::cuda::std::uint32_t>(r.end - r.first) - 1u;
+        b.next    = i + 1u;
+        b.claimed = static_cast<::cuda::std::uint32_t>(r.end - r.first);
+        b.left    = b.claimed - 1u;
       }
     }
     pending_ = pending::none;

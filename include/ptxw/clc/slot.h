@@ -50,6 +50,7 @@ struct batch_state
 {
   ::cuda::std::uint32_t left; // indices still to hand out
   ::cuda::std::uint32_t next; // the next of them
+  ::cuda::std::uint32_t claimed; // indices of the last claim: all handed out when the next claim is made
   ::ptxw::detail::claim::pace pace;
 };
 
