@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(kThreads) ptxw_stream(const float* src, float*
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(kThreads) ptxw_stream_async(const float* src, 
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)

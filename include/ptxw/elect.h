@@ -10,6 +10,7 @@
 // submitter, handle::elect() (ptxw/clc/handle.h), built on this.
 #pragma once
 
+#include <ptxw/checked.h>
 #include <ptxw/detail/isa/elect.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -41,6 +42,26 @@ public:
     return elected(by_elect_sync{}, detail::isa::elect_sync<Deferred>());
   }
 
+  // elect.sync with the full mask: every lane of the warp must call it, converged (checked mode
+  // reports a warp that does not, R3, and elects among the lanes that do).
+  template <class Deferred = void>
+  static __device__ elected elect_warp()
+  {
+#if PTXW_CHECKED
+    if (__activemask() != 0xffffffffu)
+    {
+      const bool first = (__activemask() & ((1u << (threadIdx.x % 32u)) - 1u)) == 0;
+      if (first)
+      {
+        checked::report(checked::default_sink<>, rule::one_submitter, 0, 0, __activemask(),
+                        " (elect_one_of_warp() called by part of a warp; detail: the lanes that called)");
+      }
+      return elected(by_elect_sync{}, detail::isa::elect_sync<Deferred>());
+    }
+#endif
+    return elected(by_elect_sync{}, detail::isa::elect_sync_warp<Deferred>());
+  }
+
   // True on the one lane elect.sync chose.
   __device__ explicit operator bool() const noexcept
   {
@@ -53,6 +74,15 @@ template <class Deferred = void>
 __device__ elected elect_one()
 {
   return elected::elect<Deferred>();
+}
+
+// One lane of a whole, converged warp: elected::elect_warp(). Where every lane calls (a producer
+// warp, a consumer warp after __syncwarp) it is the cheaper form: no mask to compute, and ptxas
+// issues a uniform instruction behind it once, without a per-lane loop.
+template <class Deferred = void>
+__device__ elected elect_one_of_warp()
+{
+  return elected::elect_warp<Deferred>();
 }
 
 PTXW_NAMESPACE_END

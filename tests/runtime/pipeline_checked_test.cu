@@ -34,7 +34,7 @@ __global__ void miscounted_consumers(const std::uint32_t* src, unsigned tiles)
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = 0; t < tiles; ++t)
@@ -70,7 +70,7 @@ __global__ void bytes_mismatch(const std::uint32_t* src, unsigned armed, unsigne
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       auto s    = prod.acquire();
@@ -157,7 +157,7 @@ __global__ void bytes_beyond_range()
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       auto s    = prod.acquire();

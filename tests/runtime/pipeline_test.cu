@@ -40,7 +40,7 @@ __global__ void bulk_ring(const std::uint32_t* src, std::uint32_t* dst, unsigned
   const std::uint32_t base = blockIdx.x * tiles * kTileWords;
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = 0; t < tiles; ++t)
@@ -118,7 +118,7 @@ __global__ void __cluster_dims__(2, 1, 1) multicast_ring(const std::uint32_t* sr
   constexpr unsigned half  = kTileWords / 2;
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = 0; t < tiles; ++t)
@@ -160,7 +160,7 @@ __global__ void tma_store_ring(const std::uint32_t* src, std::uint32_t* dst, uns
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (unsigned t = 0; t < tiles; ++t)

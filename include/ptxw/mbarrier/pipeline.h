@@ -7,7 +7,7 @@
 //   __shared__ alignas(128) float tile[4][4096];
 //   auto p = pipe::init(st);                              // every thread: init, publish (R7), sync
 //   if (warp == 0) {
-//     if (auto e = ptxw::elect_one()) {                   // one thread arms and copies (R3)
+//     if (auto e = ptxw::elect_one_of_warp()) {           // one thread arms and copies (R3)
 //       auto prod = p.producer(e);
 //       for (int k = 0; k < n; ++k) {
 //         auto s = prod.acquire();                        // a free stage: its consumers released it
@@ -191,8 +191,8 @@ public:
   class producer_role;
   class consumer_role;
 
-  // The producer's handle. A bulk producer is one thread, the one elect_one() chose (R3); a store
-  // producer is each of its Threads threads.
+  // The producer's handle. A bulk producer is one thread, the one elect_one_of_warp() or
+  // elect_one() chose (R3); a store producer is each of its Threads threads.
   __device__ producer_role producer(elected e) const
   {
     static_assert(bulk || detail::dependent_false<Producer>,
@@ -204,7 +204,7 @@ public:
   __device__ producer_role producer() const
   {
     static_assert(!bulk || detail::dependent_false<Deferred>,
-                  PTXW_RULE(R3) "a bulk_producer is one thread: producer(ptxw::elect_one()) inside the "
+                  PTXW_RULE(R3) "a bulk_producer is one thread: producer(ptxw::elect_one_of_warp()) inside the "
                   "elected branch (several threads arming one stage over-arrive)");
     return producer_role(st_);
   }
@@ -541,7 +541,7 @@ public:
           st_->empty[s].remote(cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
         }
       }
-      else if (elected e = elect_one())
+      else if (elected e = elect_one_of_warp())
       {
         st_->counted_release(s, 0, false);
         st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);

@@ -36,7 +36,7 @@ __global__ void pipeline_rules(const int* src)
   auto p2 = store_pipe::init(st2);
   if (threadIdx.x < 32)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       auto s    = prod.acquire();
@@ -72,7 +72,7 @@ __global__ void pipeline_rules(const int* src)
 #if defined(CASE_MULTICAST_ONE_CTA)
     // MULTICAST_ONE_CTA: error: static assertion failed with "ptxw: R12 barrier scope: a multicast copy needs a pipeline of ptxw::cluster_multicast<X, Y>"
     // MULTICAST_ONE_CTA: 1 error detected in the compilation of
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       auto s    = prod.acquire();

@@ -26,7 +26,7 @@ __device__ __forceinline__ void ptxw_body(const float4* src, float4* dst, int n)
   auto p = pipe::init(st);
   if (Producer)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (int k = blockIdx.x; k < n; k += gridDim.x)
@@ -53,13 +53,11 @@ __device__ __forceinline__ void ptxw_body(const float4* src, float4* dst, int n)
   }
 }
 
-// elect.sync among the lanes that call (cuda::ptx in CCCL 3.0.1 has no binding for it).
+// elect.sync over the whole warp (cuda::ptx in CCCL 3.0.1 has no binding for it).
 __device__ __forceinline__ bool ref_elect()
 {
   uint32_t elected;
-  asm volatile("{\n\t.reg .pred P;\n\telect.sync _|P, %1;\n\tselp.u32 %0, 1, 0, P;\n}"
-               : "=r"(elected)
-               : "r"(__activemask()));
+  asm volatile("{\n\t.reg .pred P;\n\telect.sync _|P, 0xffffffff;\n\tselp.u32 %0, 1, 0, P;\n}" : "=r"(elected));
   return elected != 0;
 }
 

@@ -17,12 +17,11 @@
 //    lane of warp 0 (one more ELECT); ptxw's init is thread 0's.
 // The bulk copy (UBLKCP.S.G), the armed arrival (SYNCS.ARRIVE.TRANS64), the init (8 SYNCS.EXCH.64
 // and FENCE.VIEW.ASYNC.S) and the CTA barrier are the same in both. One role a kernel, ptxw has
-// fewer instructions (producer 68 against 74, consumers 269 against 274). The whole ring has more
-// (353 against 345): in the producer branch, reached by warp 0 only, ptxw::elect_one()'s
-// elect.sync on __activemask() becomes VOTE.ANY, BRA.DIV and a WARPSYNC.COLLECTIVE fallback where
-// cute::elect_one_sync() (mask 0xffffffff) is WARPSYNC.ALL and ELECT, and ptxas then keeps the
-// producer's ring state in vector registers (R2UR at each copy) and wraps UBLKCP in an ELECT ...
-// BRA.U.ANY loop, where CUTLASS's producer loop runs in uniform registers.
+// fewer instructions (producer 68 against 74, consumers 269 against 274). The whole ring has 3 more
+// (348 against 345): before the producer's elect.sync, reached by warp 0 only, ptxas puts a
+// divergence check (BRA.DIV to a WARPSYNC.COLLECTIVE fallback) where CUTLASS's ring has WARPSYNC.ALL.
+// (With ptxw::elect_one(), elect.sync on __activemask(), it also computed the mask (VOTE.ANY) and
+// wrapped UBLKCP in a per-lane loop: elect_one_of_warp() has neither.)
 // REQUIRES: mbarrier-tx, cutlass, target-sm_90a
 // RUN: %ptxw-compile %s -o %t -- %cutlass-include
 // RUN: %ptx-check %s --input-file=%t.ptx
@@ -53,7 +52,7 @@ __device__ __forceinline__ void ptxw_body(const float4* src, float4* dst, int n)
   auto p = pipe::init(st);
   if (producer)
   {
-    if (auto e = ptxw::elect_one())
+    if (auto e = ptxw::elect_one_of_warp())
     {
       auto prod = p.producer(e);
       for (int k = blockIdx.x; k < n; k += gridDim.x)
@@ -215,6 +214,6 @@ extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 // COUNTS-NEXT: ref_ring UBLKCP.S.G 1
 // COUNTS-NEXT: ~consumer ptxw at most cutlass
 // COUNTS-NEXT: ~producer ptxw at most cutlass
-// The finding above (elect_one in divergent code): a fix makes this "at most".
+// The divergence check above.
 // COUNTS-NEXT: ~ring ptxw MORE than cutlass
 // COUNTS-EMPTY:

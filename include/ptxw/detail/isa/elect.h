@@ -22,5 +22,20 @@ __device__ bool elect_sync()
   }
   return won != 0;
 }
+
+// elect.sync _|p, 0xffffffff;  // PTX ISA 80, SM_90. Every lane of the warp takes part: with the full
+// mask ptxas knows one lane runs what follows, and emits no per-lane loop (BRA.U.ANY) around a
+// uniform instruction after it, no VOTE for the mask.
+template <class Deferred = void>
+__device__ bool elect_sync_warp()
+{
+  using none                = dependent_t<qualifiers::none_t, Deferred>;
+  ::cuda::std::uint32_t won = 0;
+  if constexpr (qualifiers::check<qualifiers::elect_sync, none, none, none>())
+  {
+    asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(won));
+  }
+  return won != 0;
+}
 } // namespace detail::isa
 PTXW_NAMESPACE_END
