@@ -85,7 +85,7 @@ struct alignas(16) ref_stage
   uint4 response;
   uint64_t full;
   uint32_t started;
-  uint32_t batch[4];
+  uint32_t batch[5]; // left, next, claimed, the pace's two words
   uint4 ranges[2];
 };
 template <unsigned Depth>
@@ -127,6 +127,7 @@ __device__ void ref_ring_kernel(unsigned* out)
       s.stage[i].batch[1] = 0;
       s.stage[i].batch[2] = 0;
       s.stage[i].batch[3] = 0;
+      s.stage[i].batch[4] = 0;
     }
   }
   __syncthreads();
