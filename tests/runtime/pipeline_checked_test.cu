@@ -120,7 +120,8 @@ __global__ void consumer_holds_the_ring()
 }
 
 // A store producer declared for 16 threads whose 32 threads all commit: the fill completes after
-// the first 16 arrivals, before the other half's stores (NVIDIA/cutlass #2404 on the full side).
+// the first 16 arrivals, before the other half's stores (NVIDIA/cutlass #2404 on the full side);
+// unchecked, the warp's arrivals past the count ended the kernel with an unspecified launch failure.
 // `bytes` != 0: a bulk fill armed with that many bytes instead (beyond the barrier's range, R11).
 __global__ void producer_over_arrival(std::uint32_t* out)
 {
@@ -308,10 +309,9 @@ TEST_F(PipelineChecked, R28MoreProducersArriveThanCounted)
   DeviceBuffer<std::uint32_t> out;
   PTXW_CUDA_OK(out.allocate_zeroed(4 * 32));
   run([&] { producer_over_arrival<<<1, 64>>>(out.get()); });
-  ASSERT_GE(reports.size(), 1u);
-  EXPECT_EQ(reports[0].rule, static_cast<std::uint32_t>(ptxw::rule::stage_accounting))
-    << ptxw::checked::describe(reports[0]);
-  EXPECT_GT(reports[0].detail, 16u) << "arrivals in the fill: more than the 16 counted";
+  // The 17th arrival is reported and not made (on the GPU an arrival past a phase's count can
+  // fault); the fill completed with 16, before the other threads' stores: the report says so.
+  expect_one(ptxw::rule::stage_accounting, 17);
 }
 
 // 2^20 bytes is beyond an mbarrier's transaction count: reported (R11), not issued.

@@ -226,12 +226,19 @@ public:
     bool untracked_               = false;
     ::cuda::std::uint32_t bytes_  = 0; // armed
     ::cuda::std::uint32_t copied_ = 0; // copies issued through this stage that land in this CTA
+    ::cuda::std::uint32_t round_  = 0; // the fill
 #endif
 
-    __device__ producer_stage(barrier_type* full, ::cuda::std::uint32_t index) noexcept
+    __device__ producer_stage(barrier_type* full, ::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
         : full_(full)
         , index_(index)
-    {}
+    {
+#if PTXW_CHECKED
+      round_ = round;
+#else
+      (void) round;
+#endif
+    }
 
   public:
     PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is committed once, producer.commit(std::move(stage))")
@@ -245,6 +252,7 @@ public:
         , untracked_(o.untracked_)
         , bytes_(o.bytes_)
         , copied_(o.copied_)
+        , round_(o.round_)
 #endif
     {
 #if PTXW_CHECKED
@@ -342,11 +350,18 @@ public:
     friend class consumer_role;
     ::cuda::std::uint32_t index_;
 #if PTXW_CHECKED
-    bool live_ = true;
+    bool live_                   = true;
+    ::cuda::std::uint32_t round_ = 0; // the fill
 #endif
-    __device__ explicit consumer_stage(::cuda::std::uint32_t index) noexcept
+    __device__ consumer_stage(::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
         : index_(index)
-    {}
+    {
+#if PTXW_CHECKED
+      round_ = round;
+#else
+      (void) round;
+#endif
+    }
 
   public:
     PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is released once, consumer.release(std::move(stage))")
@@ -355,6 +370,7 @@ public:
         : index_(o.index_)
 #if PTXW_CHECKED
         , live_(o.live_)
+        , round_(o.round_)
 #endif
     {
 #if PTXW_CHECKED
@@ -405,13 +421,14 @@ public:
       const ::cuda::std::uint32_t s = state_.index();
       barrier_type& empty           = st_->empty[s];
       wait_for(st_, empty, 0, state_, wait_scope{});
-      st_->refills(s, empty.smem_addr(), roles(), round(state_));
+      const ::cuda::std::uint32_t r = round(state_);
+      st_->refills(s, empty.smem_addr(), r);
       if constexpr (slot_fences)
       {
         fence_before_slot_write(); // R4: after the consumers' fence_after_slot_read
       }
       state_.advance();
-      return producer_stage(&st_->full[s], s);
+      return producer_stage(&st_->full[s], s, r);
     }
 
     PTXW_REFUSED(PTXW_RULE(R27) "a stage is committed once, by its token: producer.commit(std::move(stage))")
@@ -451,8 +468,10 @@ public:
         stage.full_->expect_tx(ptx::sem_relaxed, ptx::scope_cta, tx_bytes{stage.copied_});
       }
       st_->armed(stage.index_, stage.bytes_);
-      st_->counted_fill(stage.index_);
-      stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
+      if (st_->counted_fill(stage.index_, stage.full_->smem_addr(), stage.round_, roles()))
+      {
+        stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
+      }
 #else
       if (!bulk || !stage.armed_)
       {
@@ -494,10 +513,11 @@ public:
       wait_for(st_, full, 1, state_, ptx::scope_cta);
       if (ledger_lane())
       {
-        st_->took(s, full.smem_addr(), roles(), round(state_));
+        st_->took(s);
       }
+      const ::cuda::std::uint32_t r = round(state_);
       state_.advance();
-      return consumer_stage(s);
+      return consumer_stage(s, r);
     }
 
     PTXW_REFUSED(PTXW_RULE(R27) "a stage is released once, by its token: consumer.release(std::move(stage))")
@@ -520,7 +540,10 @@ public:
         }
         return;
       }
-      stage.live_ = false;
+      stage.live_                    = false;
+      const ::cuda::std::uint32_t fill = stage.round_;
+#else
+      const ::cuda::std::uint32_t fill = 0; // read by checked mode only
 #endif
       if constexpr (slot_fences)
       {
@@ -537,14 +560,18 @@ public:
         if (lane < Cluster::peers)
         {
           const ::cuda::std::uint32_t peer = Cluster::peer(ptx::get_sreg_cluster_ctarank(), lane);
-          st_->counted_release(s, peer, true);
-          st_->empty[s].remote(cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
+          if (st_->counted_release(s, peer, true, st_->empty[s].smem_addr(), fill, roles()))
+          {
+            st_->empty[s].remote(cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
+          }
         }
       }
       else if (elected e = elect_one_of_warp())
       {
-        st_->counted_release(s, 0, false);
-        st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
+        if (st_->counted_release(s, 0, false, st_->empty[s].smem_addr(), fill, roles()))
+        {
+          st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
+        }
       }
     }
 

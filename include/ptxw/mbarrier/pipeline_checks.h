@@ -7,7 +7,8 @@
 // outlives the sink's timeout reads the ledger to name the cause: too few producer arrivals or
 // bytes for a fill, too few consumer releases for a refill, or every role waiting on another
 // (R30) -- where a plain wait says only "it never completed". A refill that finds a consumer still
-// holding the stage, or more arrivals than the roles give, is reported when it happens (R27, R28).
+// holding the stage is reported when it happens (R27); an arrival beyond the roles' count is
+// reported and not made (R28): the hardware may fault on it, and it would complete a later phase.
 // After the first report the ledger is "broken": every later wait of the pipeline returns at once,
 // so one fault is one report and the kernel ends, never a hang.
 //
@@ -34,12 +35,19 @@ template <unsigned Stages, bool On = (PTXW_CHECKED != 0)>
 struct pipeline_ledger
 {
   __device__ void reset() {}
-  __device__ void counted_fill(::cuda::std::uint32_t) {}
-  __device__ void counted_release(::cuda::std::uint32_t, ::cuda::std::uint32_t, bool) {}
+  __device__ bool counted_fill(::cuda::std::uint32_t, ::cuda::std::uint32_t, ::cuda::std::uint32_t, pipeline_roles_size)
+  {
+    return true;
+  }
+  __device__ bool counted_release(::cuda::std::uint32_t, ::cuda::std::uint32_t, bool, ::cuda::std::uint32_t,
+                                  ::cuda::std::uint32_t, pipeline_roles_size)
+  {
+    return true;
+  }
   __device__ void released(::cuda::std::uint32_t) {}
   __device__ void armed(::cuda::std::uint32_t, ::cuda::std::uint32_t) {}
-  __device__ void took(::cuda::std::uint32_t, ::cuda::std::uint32_t, pipeline_roles_size, ::cuda::std::uint32_t) {}
-  __device__ void refills(::cuda::std::uint32_t, ::cuda::std::uint32_t, pipeline_roles_size, ::cuda::std::uint32_t) {}
+  __device__ void took(::cuda::std::uint32_t) {}
+  __device__ void refills(::cuda::std::uint32_t, ::cuda::std::uint32_t, ::cuda::std::uint32_t) {}
   __device__ bool broken() const
   {
     return false;
@@ -88,22 +96,43 @@ struct pipeline_ledger<Stages, true>
     }
   }
 
-  // A producer arrival on stage s's full barrier, before the arrive.
-  __device__ void counted_fill(::cuda::std::uint32_t s)
+  // A producer arrival for fill `round` of stage s, before the arrive: false (after a report) for
+  // an arrival beyond the producers' count, which must not be made -- the phase completed without
+  // it, and on the next phase it would complete a fill that has not happened (NVIDIA/cutlass #2404).
+  __device__ bool counted_fill(::cuda::std::uint32_t s, ::cuda::std::uint32_t barrier, ::cuda::std::uint32_t round,
+                               pipeline_roles_size roles)
   {
-    atomicAdd(&fills_[s], 1u);
+    const ::cuda::std::uint32_t n = atomicAdd(&fills_[s], 1u);
+    if (n < (round + 1) * roles.producer_arrivals)
+    {
+      return true;
+    }
+    report(rule::stage_accounting, barrier, round, n - round * roles.producer_arrivals + 1,
+           " (more producer arrivals on a full barrier than its producers give, not made; detail: arrivals in this "
+           "fill)");
+    return false;
   }
 
-  // A consumer unit's arrival on stage s's empty barrier in the CTA of cluster rank `rank` (its
-  // own included), before the arrive; the unit no longer holds its own CTA's stage.
-  __device__ void counted_release(::cuda::std::uint32_t s, ::cuda::std::uint32_t rank, bool cluster)
+  // A consumer warp's arrival for fill `round` of stage s on the empty barrier in the CTA of
+  // cluster rank `rank` (its own included), before the arrive: false (after a report) for one
+  // beyond the consumers' count, which would let the producer refill a stage still being read.
+  __device__ bool counted_release(::cuda::std::uint32_t s, ::cuda::std::uint32_t rank, bool cluster,
+                                  ::cuda::std::uint32_t barrier, ::cuda::std::uint32_t round, pipeline_roles_size roles)
   {
     ::cuda::std::uint32_t* count = &releases_[s];
     if (cluster)
     {
       count = static_cast<::cuda::std::uint32_t*>(__cluster_map_shared_rank(count, rank));
     }
-    atomicAdd(count, 1u);
+    const ::cuda::std::uint32_t n = atomicAdd(count, 1u);
+    if (n < (round + 1) * roles.consumer_arrivals)
+    {
+      return true;
+    }
+    report(rule::stage_accounting, barrier, round, n - round * roles.consumer_arrivals + 1,
+           " (more consumer arrivals on an empty barrier than its consumers give, not made; detail: arrivals in "
+           "this round)");
+    return false;
   }
   __device__ void released(::cuda::std::uint32_t s)
   {
@@ -115,42 +144,21 @@ struct pipeline_ledger<Stages, true>
     armed_[s] = bytes;
   }
 
-  // A consumer unit's wait for fill `round` of stage s completed: it holds the stage. More
-  // producer arrivals than the fills so far account for is an over-arrival: the phase may have
-  // completed before every producer's part was in (NVIDIA/cutlass #2404).
-  __device__ void took(::cuda::std::uint32_t s, ::cuda::std::uint32_t barrier, pipeline_roles_size roles,
-                       ::cuda::std::uint32_t round)
+  // A consumer unit's wait for fill `round` of stage s completed: it holds the stage.
+  __device__ void took(::cuda::std::uint32_t s)
   {
     atomicAdd(&holders_[s], 1u);
-    const ::cuda::std::uint32_t fills = atomicAdd(&fills_[s], 0u);
-    if (fills > (round + 1) * roles.producer_arrivals)
-    {
-      report(rule::stage_accounting, barrier, round, fills - round * roles.producer_arrivals,
-             " (more producer arrivals on a full barrier than its producers give; detail: arrivals in this fill)");
-    }
   }
 
-  // The producer's wait for stage s to be free for fill `round` >= 1 completed: every consumer
-  // unit must have released it, and no more than that (tile-ai/tilelang #3087: a stage refilled
-  // while a consumer still reads it).
-  __device__ void refills(::cuda::std::uint32_t s, ::cuda::std::uint32_t barrier, pipeline_roles_size roles,
-                          ::cuda::std::uint32_t round)
+  // The producer's wait for stage s to be free for fill `round` >= 1 completed: no consumer may
+  // still hold it (tile-ai/tilelang #3087: a stage refilled while a consumer still reads it).
+  __device__ void refills(::cuda::std::uint32_t s, ::cuda::std::uint32_t barrier, ::cuda::std::uint32_t round)
   {
-    if (round == 0)
-    {
-      return;
-    }
-    const ::cuda::std::uint32_t holders = atomicAdd(&holders_[s], 0u);
-    const ::cuda::std::uint32_t got     = atomicAdd(&releases_[s], 0u) - (round - 1) * roles.consumer_arrivals;
+    const ::cuda::std::uint32_t holders = round == 0 ? 0u : atomicAdd(&holders_[s], 0u);
     if (holders != 0)
     {
       report(rule::stage_ownership, barrier, round, holders,
              " (a stage refilled while consumers still hold it; detail: consumer units holding it)");
-    }
-    else if (got > roles.consumer_arrivals)
-    {
-      report(rule::stage_accounting, barrier, round, got,
-             " (more consumer arrivals on an empty barrier than its consumers give; detail: arrivals in this round)");
     }
   }
 
