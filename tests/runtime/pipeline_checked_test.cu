@@ -121,7 +121,7 @@ __global__ void consumer_holds_the_ring()
 
 // A store producer declared for 16 threads whose 32 threads all commit: the fill completes after
 // the first 16 arrivals, before the other half's stores (NVIDIA/cutlass #2404 on the full side);
-// unchecked, the warp's arrivals past the count ended the kernel with an unspecified launch failure.
+// made, those arrivals ended the kernel with an unspecified launch failure on an H200.
 // `bytes` != 0: a bulk fill armed with that many bytes instead (beyond the barrier's range, R11).
 __global__ void producer_over_arrival(std::uint32_t* out)
 {
