@@ -242,24 +242,33 @@ public:
     // The reference: the plain launch, four warps at work.
     clear();
     plain4<<<tiles, kThreads>>>(work);
+    PTXW_BENCH_CHECK(cudaGetLastError());
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
     const auto expected = output();
 
     auto time_plain = [&](auto kernel) {
-      return [&, kernel] { return timer_.us([&] { kernel<<<tiles, kThreads>>>(work); }); };
+      return [&, kernel] {
+        const double us = timer_.us([&] { kernel<<<tiles, kThreads>>>(work); });
+        PTXW_BENCH_CHECK(cudaGetLastError());
+        return us;
+      };
     };
     auto time_queue = [&](auto kernel) {
       return [&, kernel] {
         const KernelShape s     = shape(kernel);
         const unsigned resident = std::min<unsigned>(tiles, static_cast<unsigned>(sms_ * s.per_sm));
         PTXW_BENCH_CHECK(cudaMemset(counter_.get(), 0, sizeof(unsigned)));
-        return timer_.us([&] { kernel<<<resident, kThreads>>>(work, tiles, counter_.get()); });
+        const double us = timer_.us([&] { kernel<<<resident, kThreads>>>(work, tiles, counter_.get()); });
+        PTXW_BENCH_CHECK(cudaGetLastError());
+        return us;
       };
     };
     auto time_ring = [&](auto kernel) {
       return [&, kernel] {
         auto plan = counter_sched_.prepare(kernel, dim3(tiles), dim3(kThreads));
-        return timer_.us([&] { kernel<<<plan.grid, kThreads>>>(work, plan.ctx); });
+        const double us = timer_.us([&] { kernel<<<plan.grid, kThreads>>>(work, plan.ctx); });
+        PTXW_BENCH_CHECK(cudaGetLastError());
+        return us;
       };
     };
     auto p3 = time_plain(plain3);
@@ -277,6 +286,7 @@ public:
       ++checked;
       clear();
       (void) run();
+      PTXW_BENCH_CHECK(cudaGetLastError());
       PTXW_BENCH_CHECK(cudaDeviceSynchronize());
       if (output() != expected)
       {
@@ -335,6 +345,9 @@ public:
                   at_work[i] * shapes[i].per_sm, best[i], best[i] / fair, best[i] / full);
     }
     std::printf("\n");
+    // Out now: piped, stdout is block-buffered, and a failure after this table (PTXW_BENCH_CHECK's
+    // message on stderr) would otherwise come out before it.
+    std::fflush(stdout);
     return wrong;
   }
 
@@ -406,10 +419,16 @@ public:
     const int wrong = compare(
       title, f, tiles, [&] { return ptxw_bench::download(d_out.get(), pixels); },
       [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); });
+    // The image's statistics from the reference output. image_stats() (sum_and_max(), a kernel)
+    // reads a device array: it is given d_out, not a copy on the host -- a host vector's data()
+    // there made sum_max_kernel read host memory, an illegal memory access on the H200 (reported
+    // at buffers.cuh's cudaMemcpy after the kernel).
     PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned)));
     plain<4, Mandel><<<tiles, kThreads>>>(f);
-    const auto ref = ptxw_bench::download(d_out.get(), pixels);
-    std::printf("  (%s)\n\n", real_work::image_stats(ref.data(), log2n, "iterations").c_str());
+    PTXW_BENCH_CHECK(cudaGetLastError());
+    PTXW_BENCH_CHECK(cudaDeviceSynchronize());
+    std::printf("  (%s)\n\n", real_work::image_stats(d_out.get(), log2n, "iterations").c_str());
+    std::fflush(stdout);
     return wrong;
   }
 
