@@ -11,7 +11,5 @@ __device__ inline void bar_sync(::cuda::std::uint32_t id, ::cuda::std::uint32_t 
 {
   asm volatile("bar.sync %0, %1;" : : "r"(id), "r"(count) : "memory");
 }
-
-// %cluster_ctarank and %cluster_nctarank are read through cuda::ptx::get_sreg_*; the lane id too.
 } // namespace detail::isa
 PTXW_NAMESPACE_END

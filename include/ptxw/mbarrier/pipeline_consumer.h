@@ -1,0 +1,198 @@
+// ptxw/mbarrier/pipeline_consumer.h: a ptxw::pipeline's consumer -- a consumer warp's handle, which
+// waits for filled stages in ring order, the stage token it reads and releases, and a TMA store out
+// of a stage (ptxw/mbarrier/pipeline.h).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/detail/isa/bar.h>
+#include <ptxw/elect.h>
+#include <ptxw/fence.h>
+#include <ptxw/mbarrier/counts.h>
+#include <ptxw/mbarrier/pipeline_base.h>
+#include <ptxw/target.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/cp_async_bulk.h>
+#  include <cuda/__ptx/instructions/cp_async_bulk_commit_group.h>
+#  include <cuda/__ptx/instructions/cp_async_bulk_wait_group.h>
+#endif
+
+PTXW_NAMESPACE_BEGIN
+namespace detail {
+template <class Base>
+class pipeline_consumer;
+
+// A stage a consumer unit waited for: read through it, then released. Move-only (R27).
+template <class Base>
+class pipeline_consumer_stage
+{
+  friend class pipeline_consumer<Base>;
+  ::cuda::std::uint32_t index_;
+#if PTXW_CHECKED
+  bool live_                   = true;
+  ::cuda::std::uint32_t round_ = 0; // the fill
+#endif
+  __device__ pipeline_consumer_stage(::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
+      : index_(index)
+  {
+#if PTXW_CHECKED
+    round_ = round;
+#else
+    (void) round;
+#endif
+  }
+
+public:
+  PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is released once, consumer.release(std::move(stage))")
+  pipeline_consumer_stage(const pipeline_consumer_stage&);
+  __device__ pipeline_consumer_stage(pipeline_consumer_stage&& o) noexcept
+      : index_(o.index_)
+#if PTXW_CHECKED
+      , live_(o.live_)
+      , round_(o.round_)
+#endif
+  {
+#if PTXW_CHECKED
+    o.live_ = false;
+#endif
+  }
+  pipeline_consumer_stage& operator=(const pipeline_consumer_stage&) = delete;
+
+#if PTXW_CHECKED
+  __device__ ~pipeline_consumer_stage()
+  {
+    if (live_)
+    {
+      checked::report(checked::default_sink<>, rule::stage_ownership, 0, 0, index_,
+                      " (a stage waited for and never released: its producer waits forever; detail: the stage)");
+    }
+  }
+#endif
+
+  __device__ ::cuda::std::uint32_t index() const noexcept
+  {
+    return index_;
+  }
+};
+
+template <class Base>
+class pipeline_consumer
+{
+  template <unsigned, class, class, class>
+  friend class ::ptxw::pipeline;
+  typename Base::storage* st_;
+  typename Base::state_type state_ = Base::state_type::for_consumer();
+
+  __device__ explicit pipeline_consumer(typename Base::storage* st) noexcept
+      : st_(st)
+  {}
+
+public:
+  PTXW_REFUSED(PTXW_RULE(R6) "a consumer handle is not copied (two copies are two diverging ideas of where "
+               "the ring is): pass it by reference")
+  pipeline_consumer(const pipeline_consumer&);
+
+  // Waits until the next stage's fill landed: every producer arrival and every armed byte. The
+  // role then moves on: a consumer may hold several stages (K and V of attention) and releases
+  // each through its own token.
+  // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 ok, [full], parity;
+  [[nodiscard]] __device__ pipeline_consumer_stage<Base> wait()
+  {
+    const ::cuda::std::uint32_t s = state_.index();
+    typename Base::barrier_type& full            = st_->full[s];
+    Base::wait_for(st_, full, 1, state_, ptx::scope_cta);
+    if (Base::ledger_lane())
+    {
+      st_->took(s);
+    }
+    const ::cuda::std::uint32_t r = Base::round(state_);
+    state_.advance();
+    return pipeline_consumer_stage<Base>(s, r);
+  }
+
+  PTXW_REFUSED(PTXW_RULE(R27) "a stage is released once, by its token: consumer.release(std::move(stage))")
+  void release(const pipeline_consumer_stage<Base>&);
+
+  // This warp is done with the stage: its lanes' reads are ordered before one arrival per peer
+  // CTA on that CTA's empty barrier of this stage (lane i arrives at peer i).
+  //   one CTA:  mbarrier.arrive.release.cta.shared::cta.b64 _, [empty];
+  //   cluster:  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [mapa(empty, peer)];
+  __device__ void release(pipeline_consumer_stage<Base>&& stage)
+  {
+    const ::cuda::std::uint32_t s = stage.index_;
+#if PTXW_CHECKED
+    if (!stage.live_)
+    {
+      if (Base::ledger_lane())
+      {
+        checked::report(checked::default_sink<>, rule::stage_ownership, st_->empty[s].smem_addr(), Base::round(state_), s,
+                        " (a stage released twice; detail: the stage)");
+      }
+      return;
+    }
+    stage.live_                    = false;
+    const ::cuda::std::uint32_t fill = stage.round_;
+#else
+    const ::cuda::std::uint32_t fill = 0; // read by checked mode only
+#endif
+    if constexpr (Base::slot_fences)
+    {
+      fence_after_slot_read(); // R4: this lane's generic reads before the async refill
+    }
+    __syncwarp();
+    if (Base::ledger_lane())
+    {
+      st_->released(s);
+    }
+    if constexpr (Base::clustered)
+    {
+      const ::cuda::std::uint32_t lane = ptx::get_sreg_laneid();
+      if (lane < Base::cluster::peers)
+      {
+        const ::cuda::std::uint32_t peer = Base::cluster::peer(ptx::get_sreg_cluster_ctarank(), lane);
+        if (st_->counted_release(s, peer, true, st_->empty[s].smem_addr(), fill, Base::roles()))
+        {
+          st_->empty[s].remote(cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
+        }
+      }
+    }
+    else if (elected e = elect_one_of_warp())
+    {
+      if (st_->counted_release(s, 0, false, st_->empty[s].smem_addr(), fill, Base::roles()))
+      {
+        st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
+      }
+    }
+  }
+
+  // A TMA store out of the stage, by every consumer thread (the consumer warps are Consumer::threads
+  // consecutive threads): each thread's generic writes into the stage are fenced for the async
+  // proxy (R29), the consumer warps meet at named barrier Id, and one thread copies `bytes` from
+  // `src` (in the stage) to `dst` and waits until the copy has read the stage, so the release
+  // that follows cannot let a refill overwrite what the store still reads.
+  //   fence.proxy.async.shared::cta; bar.sync Id, threads;
+  //   cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size; cp.async.bulk.commit_group;
+  //   cp.async.bulk.wait_group.read 0;
+  template <unsigned Id = 1, class T>
+  __device__ void store(const pipeline_consumer_stage<Base>& stage, T* dst, const T* src, detail::tx_bytes_arg bytes)
+  {
+    static_assert(Id >= 1 && Id < 16, PTXW_RULE(R18) "a named barrier id is 1 to 15 (0 is __syncthreads')");
+    (void) stage;
+    fence_before_async_read(ptx::space_shared);
+    detail::isa::bar_sync(Id, Base::consumer::threads);
+    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (tid % Base::consumer::threads == 0)
+    {
+      ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst, src, bytes.arg.value);
+      ptx::cp_async_bulk_commit_group();
+      ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
+    }
+  }
+
+  __device__ const typename Base::state_type& state() const noexcept
+  {
+    return state_;
+  }
+};
+} // namespace detail
+PTXW_NAMESPACE_END

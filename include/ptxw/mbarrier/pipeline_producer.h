@@ -1,0 +1,245 @@
+// ptxw/mbarrier/pipeline_producer.h: a ptxw::pipeline's producer -- its handle, which acquires free
+// stages in ring order, and the stage token it fills and commits (ptxw/mbarrier/pipeline.h).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/fence.h>
+#include <ptxw/mbarrier/counts.h>
+#include <ptxw/mbarrier/pipeline_base.h>
+#include <ptxw/target.h>
+
+#if PTXW_CCCL_FAMILY_HEADERS
+#  include <cuda/__ptx/instructions/cp_async_bulk.h>
+#  include <cuda/__ptx/instructions/generated/cp_async_bulk_multicast.h>
+#endif
+
+PTXW_NAMESPACE_BEGIN
+namespace detail {
+template <class Base>
+class pipeline_producer;
+
+// A stage the producer acquired: filled through it, then committed. Move-only (R27).
+template <class Base>
+class pipeline_producer_stage
+{
+  friend class pipeline_producer<Base>;
+  typename Base::barrier_type* full_;
+  ::cuda::std::uint32_t index_;
+  bool armed_ = false;
+#if PTXW_CHECKED
+  bool live_                    = true;
+  bool untracked_               = false;
+  ::cuda::std::uint32_t bytes_  = 0; // armed
+  ::cuda::std::uint32_t copied_ = 0; // copies issued through this stage that land in this CTA
+  ::cuda::std::uint32_t round_  = 0; // the fill
+#endif
+
+  __device__ pipeline_producer_stage(typename Base::barrier_type* full, ::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
+      : full_(full)
+      , index_(index)
+  {
+#if PTXW_CHECKED
+    round_ = round;
+#else
+    (void) round;
+#endif
+  }
+
+public:
+  PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is committed once, producer.commit(std::move(stage))")
+  pipeline_producer_stage(const pipeline_producer_stage&);
+  __device__ pipeline_producer_stage(pipeline_producer_stage&& o) noexcept
+      : full_(o.full_)
+      , index_(o.index_)
+      , armed_(o.armed_)
+#if PTXW_CHECKED
+      , live_(o.live_)
+      , untracked_(o.untracked_)
+      , bytes_(o.bytes_)
+      , copied_(o.copied_)
+      , round_(o.round_)
+#endif
+  {
+#if PTXW_CHECKED
+    o.live_ = false;
+#endif
+  }
+  pipeline_producer_stage& operator=(const pipeline_producer_stage&) = delete;
+
+#if PTXW_CHECKED
+  __device__ ~pipeline_producer_stage()
+  {
+    if (live_)
+    {
+      checked::report(checked::default_sink<>, rule::stage_ownership, full_->smem_addr(), 0, index_,
+                      " (an acquired stage never committed: its consumers wait forever; detail: the stage)");
+    }
+  }
+#endif
+
+  // The stage, to index the user's buffers: tile[s.index()].
+  __device__ ::cuda::std::uint32_t index() const noexcept
+  {
+    return index_;
+  }
+
+  // Bulk producers: the bytes that will land in this CTA's stage in this fill, from every copy
+  // (a multicast pipeline: the peers' copies into this CTA too). It is the producer's arrival:
+  // mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [full], bytes;
+  // A stage that receives no copy is committed without arming.
+  __device__ void arm(detail::tx_bytes_arg bytes)
+  {
+    static_assert(Base::bulk || detail::dependent_false<Base>,
+                  PTXW_RULE(R11) "a store_producer's stages carry no transaction bytes: arm() is for bulk copies");
+    armed_ = true;
+#if PTXW_CHECKED
+    // Checked: expect the bytes now and arrive at commit, once the copies are counted, so that a
+    // copy of more bytes than armed cannot complete the fill early (it is reported and expected).
+    bytes_ = bytes.arg.value;
+    full_->expect_tx(ptx::sem_relaxed, ptx::scope_cta, bytes.arg);
+#else
+    full_->arrive_expect_tx(ptx::sem_release, ptx::scope_cta, bytes.arg);
+#endif
+  }
+
+  // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [full];
+  template <class T>
+  __device__ void copy(T* dst, const T* src, detail::tx_bytes_arg bytes)
+  {
+    static_assert(Base::bulk || detail::dependent_false<T>, PTXW_RULE(R10) "copy() is a bulk_producer's");
+    note_copy(bytes.arg.value);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes.arg.value, full_->native_handle());
+  }
+
+  // The same copy into this stage of every CTA of `cta_mask` (bit r: cluster rank r), each
+  // completing the bytes on its own full barrier of this stage:
+  // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [dst], [src], size, [full], mask;
+  template <class T>
+  __device__ void copy(T* dst, const T* src, detail::tx_bytes_arg bytes, ::cuda::std::uint16_t cta_mask)
+  {
+    static_assert(Base::clustered || detail::dependent_false<T>,
+                  PTXW_RULE(R12) "a multicast copy needs a pipeline of ptxw::cluster_multicast<X, Y>");
+#if PTXW_CHECKED
+    if (cta_mask & (1u << ptx::get_sreg_cluster_ctarank()))
+    {
+      note_copy(bytes.arg.value);
+    }
+#endif
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes.arg.value, full_->native_handle(), cta_mask);
+  }
+
+  // For copies issued elsewhere (CuTe's TMA atoms, cp.async.bulk.tensor): the barrier word they
+  // complete. Checked mode then cannot compare the armed bytes with the copies.
+  __device__ ::cuda::std::uint64_t* native_handle() noexcept
+  {
+#if PTXW_CHECKED
+    untracked_ = true;
+#endif
+    return full_->native_handle();
+  }
+
+private:
+  __device__ void note_copy(::cuda::std::uint32_t bytes)
+  {
+#if PTXW_CHECKED
+    copied_ += bytes;
+#else
+    (void) bytes;
+#endif
+  }
+};
+
+template <class Base>
+class pipeline_producer
+{
+  template <unsigned, class, class, class>
+  friend class ::ptxw::pipeline;
+  typename Base::storage* st_;
+  typename Base::state_type state_ = Base::state_type::for_producer();
+
+  __device__ explicit pipeline_producer(typename Base::storage* st) noexcept
+      : st_(st)
+  {}
+
+public:
+  PTXW_REFUSED(PTXW_RULE(R6) "a producer handle is not copied (two copies are two diverging ideas of where "
+               "the ring is): pass it by reference")
+  pipeline_producer(const pipeline_producer&);
+
+  // Waits until the next stage is free: every consumer unit of every peer CTA released its last
+  // fill (the phase before a fresh barrier's first counts as complete for the first round). The
+  // role then moves on: a second acquire before the first commit is the next stage (two fills in
+  // flight), never the same one.
+  // mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 ok, [empty], parity;
+  [[nodiscard]] __device__ pipeline_producer_stage<Base> acquire()
+  {
+    const ::cuda::std::uint32_t s = state_.index();
+    typename Base::barrier_type& empty           = st_->empty[s];
+    Base::wait_for(st_, empty, 0, state_, typename Base::wait_scope{});
+    const ::cuda::std::uint32_t r = Base::round(state_);
+    st_->refills(s, empty.smem_addr(), r);
+    if constexpr (Base::slot_fences)
+    {
+      fence_before_slot_write(); // R4: after the consumers' fence_after_slot_read
+    }
+    state_.advance();
+    return pipeline_producer_stage<Base>(&st_->full[s], s, r);
+  }
+
+  PTXW_REFUSED(PTXW_RULE(R27) "a stage is committed once, by its token: producer.commit(std::move(stage))")
+  void commit(const pipeline_producer_stage<Base>&);
+
+  // Hands the stage to the consumers. Bulk: the arrival was arm()'s (a stage never armed is
+  // handed over with a plain arrival: no copy, no bytes). Store: each thread fences its stores
+  // for async-proxy readers (R29) and arrives.
+  __device__ void commit(pipeline_producer_stage<Base>&& stage)
+  {
+    if constexpr (Base::store_fence)
+    {
+      fence_before_async_read(ptx::space_shared); // R29: this thread's stores, before the arrival
+    }
+#if PTXW_CHECKED
+    if (!stage.live_)
+    {
+      checked::report(checked::default_sink<>, rule::stage_ownership, stage.full_->smem_addr(), Base::round(state_),
+                      stage.index_, " (a stage committed twice; detail: the stage)");
+      return;
+    }
+    stage.live_ = false;
+    if (stage.armed_ && !stage.untracked_ && (Base::clustered ? stage.copied_ > stage.bytes_ : stage.copied_ != stage.bytes_))
+    {
+      st_->report(rule::stage_accounting, stage.full_->smem_addr(), Base::round(state_), stage.copied_,
+                  " (copies into a stage carry other bytes than it was armed with; detail: bytes copied)");
+      if (stage.copied_ > stage.bytes_)
+      {
+        stage.full_->expect_tx(ptx::sem_relaxed, ptx::scope_cta, tx_bytes{stage.copied_ - stage.bytes_});
+      }
+    }
+    else if (!stage.armed_ && stage.copied_ != 0)
+    {
+      st_->report(rule::armed_barrier, stage.full_->smem_addr(), Base::round(state_), stage.copied_,
+                  " (copies into a stage committed without arm(): consumers would read it before they land; "
+                  "detail: bytes copied)");
+      stage.full_->expect_tx(ptx::sem_relaxed, ptx::scope_cta, tx_bytes{stage.copied_});
+    }
+    st_->armed(stage.index_, stage.bytes_);
+    if (st_->counted_fill(stage.index_, stage.full_->smem_addr(), stage.round_, Base::roles()))
+    {
+      stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
+    }
+#else
+    if (!Base::bulk || !stage.armed_)
+    {
+      stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
+    }
+#endif
+  }
+
+  // Where the producer is: the stage and parity of its next acquire.
+  __device__ const typename Base::state_type& state() const noexcept
+  {
+    return state_;
+  }
+};
+} // namespace detail
+PTXW_NAMESPACE_END
