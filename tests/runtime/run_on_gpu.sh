@@ -93,3 +93,10 @@ echo "device for_each on waits: exit $?"
 # (docs/device_state.md).
 "$build/benchmarks/ptxw_bench_device_state" --out "$out/device-state.csv" > "$out/device-state.txt" 2>&1
 echo "device for_each_with_state: exit $?"
+# The pipeline's streaming kernel against cudaMemcpy, a float4 grid-stride kernel, the ring by hand
+# and CUTLASS's PipelineTmaAsync (docs/pipelines.md); the CLC response ring on real irregular work
+# against a plain launch and an atomic queue (docs/clc-ring.md).
+"$build/benchmarks/ptxw_bench_pipeline_stream" 28 10 > "$out/pipeline-stream.txt" 2>&1
+echo "pipeline stream benchmark: exit $?"
+"$build/benchmarks/ptxw_bench_clc_ring" --passes 5 > "$out/clc-ring.txt" 2>&1
+echo "clc ring benchmark: exit $?"
