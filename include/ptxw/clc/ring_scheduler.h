@@ -1,0 +1,158 @@
+// ptxw/clc/ring_scheduler.h: the scheduler role of a response ring (ptxw/clc/ring.h) -- its one
+// submitter (R3) and the warp that waits for each stage's release, requests into it and reads the
+// answer, until the first failure (R1, R4, R5).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/clc/handle.h>
+#include <ptxw/clc/ring_checks.h>
+#include <ptxw/clc/ring_storage.h>
+#include <ptxw/mbarrier/pipeline_state.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace clc {
+
+// The scheduler's one submitter (R3): one lane of the scheduler warp, chosen by elect.sync. Made
+// only by ring_handle::elect(); true in that lane.
+class ring_submitter
+{
+  bool won_;
+
+  template <unsigned D, unsigned C, class R, class B>
+  friend class ring_handle;
+  template <class H>
+  friend class ring_scheduler;
+
+  struct by_election
+  {};
+  __device__ ring_submitter(by_election, bool won) noexcept
+      : won_(won)
+  {}
+
+public:
+  template <class T>
+  PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::clc::ring_submitter comes only from the ring's elect(), one lane of the "
+               "scheduler warp")
+  ring_submitter(T);
+
+  __device__ explicit operator bool() const noexcept
+  {
+    return won_;
+  }
+};
+
+// The scheduler warp's role: requests into the ring, one stage after the other, until a failure.
+template <class Handle>
+class ring_scheduler
+{
+  using backend_impl = typename Handle::backend_impl;
+
+  Handle* h_;
+  pipeline_state<Handle::stages> st_; // the next stage; parity: of its empty barrier's phase
+
+  template <unsigned D, unsigned C, class R, class B>
+  friend class ring_handle;
+
+  __device__ explicit ring_scheduler(Handle& h)
+      : h_(&h)
+      , st_(pipeline_state<Handle::stages>::for_producer())
+  {}
+
+  __device__ ::cuda::std::uint32_t step() const
+  {
+#if PTXW_CHECKED
+    return st_.steps();
+#else
+    return 0;
+#endif
+  }
+
+public:
+  PTXW_REFUSED(PTXW_RULE(R6) "a ring scheduler owns its place in the ring and cannot be copied; pass it by "
+               "reference")
+  ring_scheduler(const ring_scheduler&);
+  ring_scheduler& operator=(const ring_scheduler&) = delete;
+
+  // One step, by every lane of the scheduler warp: waits until every consumer released the next
+  // stage (R4), requests into it from the submitter (R3; armed, R5), waits for the answer and reads
+  // it. Returns whether a block came; false is the failure, after which the scheduler requests no
+  // more (R1: checked mode reports a request after it and answers it with a failure).
+  [[nodiscard]] __device__ bool request(const ring_submitter& sub)
+  {
+    bool canceled = false;
+    if constexpr (Handle::target_ok)
+    {
+      Handle& h                         = *h_;
+      const ::cuda::std::uint32_t stage = st_.index();
+      auto& slot                        = h.s_->stage[stage];
+      const bool free_stage             = h.wait_parity(h.s_->empty[stage], st_.parity());
+      detail::verdict v                 = free_stage ? detail::verdict::submit : detail::verdict::fail;
+#if PTXW_CHECKED
+      v = detail::verdict::drop;
+      if (sub.won_)
+      {
+        v = detail::ring_before_request<Handle::stages, Handle::consumers>(h.s_->checks, h.stage_address(stage), stage,
+                                                                           step(), free_stage, h.ctx_.sink);
+      }
+#endif
+      // The lanes' reads of this stage's last response before the submitter's write into it.
+      __syncwarp();
+      h.backend_.request(slot, h.ctx_.state, sub.won_ && v != detail::verdict::drop, v == detail::verdict::fail);
+#if PTXW_CHECKED
+      if (sub.won_ && v != detail::verdict::drop)
+      {
+        detail::ring_after_request(h.s_->checks, stage);
+      }
+#endif
+      uint4 raw = detail::failure_response();
+      phase unused; // the ring's phases are st_'s; the backend's receive is handed a wait that uses them
+      if (!h.backend_.receive(slot, h.ctx_.state, unused, raw, [&](auto& bar, phase&) {
+            return h.wait_parity(bar, st_.parity() ^ 1u);
+          }))
+      {
+#if PTXW_CHECKED
+        if (sub.won_)
+        {
+          detail::ring_wait_timed_out(h.s_->checks, h.stage_address(stage), stage, step(), ~0u, h.ctx_.sink);
+        }
+#endif
+        raw = detail::failure_response();
+      }
+      if constexpr (detail::requests_keep_slot_state<detail::resolve_t<typename Handle::backend_type>> && Handle::stages > 1)
+      {
+        if (sub.won_)
+        {
+          h.s_->stage[stage + 1 == Handle::stages ? 0u : stage + 1].batch = slot.batch;
+        }
+      }
+      st_.advance();
+      canceled = backend_impl::canceled(raw);
+#if PTXW_CHECKED
+      if (!canceled && sub.won_)
+      {
+        detail::ring_note_failure(h.s_->checks);
+      }
+#endif
+    }
+    return canceled;
+  }
+  template <class T>
+  PTXW_REFUSED(PTXW_RULE(R3) "a ring request takes the scheduler's submitter, ring.elect(); a bool or "
+               "ptxw::elect_one() would let any lane that holds one request")
+  bool request(const T&);
+
+  // request() until the failure: the scheduler warp's whole life.
+  __device__ void run(const ring_submitter& sub)
+  {
+    while (request(sub))
+    {
+    }
+  }
+  template <class T>
+  PTXW_REFUSED(PTXW_RULE(R3) "a ring request takes the scheduler's submitter, ring.elect(); a bool or "
+               "ptxw::elect_one() would let any lane that holds one request")
+  void run(const T&);
+};
+
+} // namespace clc
+PTXW_NAMESPACE_END
