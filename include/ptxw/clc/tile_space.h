@@ -56,7 +56,7 @@ __host__ __device__ inline ::cuda::std::uint32_t divide(::cuda::std::uint32_t n,
 }
 } // namespace detail
 
-// One problem of a tile space, as decoding needs it (made by the host, ptxw/host/tile_scheduler.h).
+// One problem of a tile space, as decoding needs it (made by the host, ptxw/host/tile_plan.h).
 // 16-aligned: a cursor's miss loads it with three 16-byte loads.
 struct alignas(16) tile_record
 {
