@@ -9,6 +9,7 @@
 #include <ptxw/fence.h>
 #include <ptxw/mbarrier/counts.h>
 #include <ptxw/mbarrier/pipeline_base.h>
+#include <ptxw/mbarrier/pipeline_token.h>
 #include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -24,55 +25,28 @@ class pipeline_consumer;
 
 // A stage a consumer unit waited for: read through it, then released. Move-only (R27).
 template <class Base>
-class pipeline_consumer_stage
+class pipeline_consumer_stage : public pipeline_token
 {
   friend class pipeline_consumer<Base>;
-  ::cuda::std::uint32_t index_;
-#if PTXW_CHECKED
-  bool live_                   = true;
-  ::cuda::std::uint32_t round_ = 0; // the fill
-#endif
-  __device__ pipeline_consumer_stage(::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
-      : index_(index)
-  {
-#if PTXW_CHECKED
-    round_ = round;
-#else
-    (void) round;
-#endif
-  }
+  using pipeline_token::pipeline_token;
 
 public:
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is released once, consumer.release(std::move(stage))")
   pipeline_consumer_stage(const pipeline_consumer_stage&);
   __device__ pipeline_consumer_stage(pipeline_consumer_stage&& o) noexcept
-      : index_(o.index_)
-#if PTXW_CHECKED
-      , live_(o.live_)
-      , round_(o.round_)
-#endif
-  {
-#if PTXW_CHECKED
-    o.live_ = false;
-#endif
-  }
-  pipeline_consumer_stage& operator=(const pipeline_consumer_stage&) = delete;
+      : pipeline_token(static_cast<pipeline_token&&>(o))
+  {}
 
 #if PTXW_CHECKED
   __device__ ~pipeline_consumer_stage()
   {
-    if (live_)
+    if (pending())
     {
-      checked::report(checked::default_sink<>, rule::stage_ownership, 0, 0, index_,
+      checked::report(checked::default_sink<>, rule::stage_ownership, 0, 0, index(),
                       " (a stage waited for and never released: its producer waits forever; detail: the stage)");
     }
   }
 #endif
-
-  __device__ ::cuda::std::uint32_t index() const noexcept
-  {
-    return index_;
-  }
 };
 
 template <class Base>
@@ -119,21 +93,18 @@ public:
   //   cluster:  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [mapa(empty, peer)];
   __device__ void release(pipeline_consumer_stage<Base>&& stage)
   {
-    const ::cuda::std::uint32_t s = stage.index_;
+    const ::cuda::std::uint32_t s    = stage.index();
+    const ::cuda::std::uint32_t fill = stage.fill();
 #if PTXW_CHECKED
-    if (!stage.live_)
+    if (!stage.hand_over())
     {
       if (Base::ledger_lane())
       {
-        checked::report(checked::default_sink<>, rule::stage_ownership, st_->empty[s].smem_addr(), Base::round(state_), s,
+        checked::report(checked::default_sink<>, rule::stage_ownership, st_->empty[s].smem_addr(), fill, s,
                         " (a stage released twice; detail: the stage)");
       }
       return;
     }
-    stage.live_                    = false;
-    const ::cuda::std::uint32_t fill = stage.round_;
-#else
-    const ::cuda::std::uint32_t fill = 0; // read by checked mode only
 #endif
     if constexpr (Base::slot_fences)
     {

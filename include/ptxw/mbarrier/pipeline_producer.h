@@ -6,6 +6,7 @@
 #include <ptxw/fence.h>
 #include <ptxw/mbarrier/counts.h>
 #include <ptxw/mbarrier/pipeline_base.h>
+#include <ptxw/mbarrier/pipeline_token.h>
 #include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -20,68 +21,47 @@ class pipeline_producer;
 
 // A stage the producer acquired: filled through it, then committed. Move-only (R27).
 template <class Base>
-class pipeline_producer_stage
+class pipeline_producer_stage : public pipeline_token
 {
   friend class pipeline_producer<Base>;
   typename Base::barrier_type* full_;
-  ::cuda::std::uint32_t index_;
   bool armed_ = false;
 #if PTXW_CHECKED
-  bool live_                    = true;
   bool untracked_               = false;
   ::cuda::std::uint32_t bytes_  = 0; // armed
   ::cuda::std::uint32_t copied_ = 0; // copies issued through this stage that land in this CTA
-  ::cuda::std::uint32_t round_  = 0; // the fill
 #endif
 
-  __device__ pipeline_producer_stage(typename Base::barrier_type* full, ::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
-      : full_(full)
-      , index_(index)
-  {
-#if PTXW_CHECKED
-    round_ = round;
-#else
-    (void) round;
-#endif
-  }
+  __device__ pipeline_producer_stage(typename Base::barrier_type* full, ::cuda::std::uint32_t index,
+                                     ::cuda::std::uint32_t round) noexcept
+      : pipeline_token(index, round)
+      , full_(full)
+  {}
 
 public:
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is not copied: it is committed once, producer.commit(std::move(stage))")
   pipeline_producer_stage(const pipeline_producer_stage&);
   __device__ pipeline_producer_stage(pipeline_producer_stage&& o) noexcept
-      : full_(o.full_)
-      , index_(o.index_)
+      : pipeline_token(static_cast<pipeline_token&&>(o))
+      , full_(o.full_)
       , armed_(o.armed_)
 #if PTXW_CHECKED
-      , live_(o.live_)
       , untracked_(o.untracked_)
       , bytes_(o.bytes_)
       , copied_(o.copied_)
-      , round_(o.round_)
 #endif
-  {
-#if PTXW_CHECKED
-    o.live_ = false;
-#endif
-  }
-  pipeline_producer_stage& operator=(const pipeline_producer_stage&) = delete;
+  {}
 
 #if PTXW_CHECKED
   __device__ ~pipeline_producer_stage()
   {
-    if (live_)
+    if (pending())
     {
-      checked::report(checked::default_sink<>, rule::stage_ownership, full_->smem_addr(), 0, index_,
+      checked::report(checked::default_sink<>, rule::stage_ownership, full_->smem_addr(), 0, index(),
                       " (an acquired stage never committed: its consumers wait forever; detail: the stage)");
     }
   }
 #endif
-
-  // The stage, to index the user's buffers: tile[s.index()].
-  __device__ ::cuda::std::uint32_t index() const noexcept
-  {
-    return index_;
-  }
 
   // Bulk producers: the bytes that will land in this CTA's stage in this fill, from every copy
   // (a multicast pipeline: the peers' copies into this CTA too). It is the producer's arrival:
@@ -199,16 +179,15 @@ public:
       fence_before_async_read(ptx::space_shared); // R29: this thread's stores, before the arrival
     }
 #if PTXW_CHECKED
-    if (!stage.live_)
+    if (!stage.hand_over())
     {
-      checked::report(checked::default_sink<>, rule::stage_ownership, stage.full_->smem_addr(), Base::round(state_),
-                      stage.index_, " (a stage committed twice; detail: the stage)");
+      checked::report(checked::default_sink<>, rule::stage_ownership, stage.full_->smem_addr(), stage.fill(),
+                      stage.index(), " (a stage committed twice; detail: the stage)");
       return;
     }
-    stage.live_ = false;
     if (stage.armed_ && !stage.untracked_ && (Base::clustered ? stage.copied_ > stage.bytes_ : stage.copied_ != stage.bytes_))
     {
-      st_->report(rule::stage_accounting, stage.full_->smem_addr(), Base::round(state_), stage.copied_,
+      st_->report(rule::stage_accounting, stage.full_->smem_addr(), stage.fill(), stage.copied_,
                   " (copies into a stage carry other bytes than it was armed with; detail: bytes copied)");
       if (stage.copied_ > stage.bytes_)
       {
@@ -217,13 +196,13 @@ public:
     }
     else if (!stage.armed_ && stage.copied_ != 0)
     {
-      st_->report(rule::armed_barrier, stage.full_->smem_addr(), Base::round(state_), stage.copied_,
+      st_->report(rule::armed_barrier, stage.full_->smem_addr(), stage.fill(), stage.copied_,
                   " (copies into a stage committed without arm(): consumers would read it before they land; "
                   "detail: bytes copied)");
       stage.full_->expect_tx(ptx::sem_relaxed, ptx::scope_cta, tx_bytes{stage.copied_});
     }
-    st_->armed(stage.index_, stage.bytes_);
-    if (st_->counted_fill(stage.index_, stage.full_->smem_addr(), stage.round_, Base::roles()))
+    st_->armed(stage.index(), stage.bytes_);
+    if (st_->counted_fill(stage.index(), stage.full_->smem_addr(), stage.fill(), Base::roles()))
     {
       stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
     }

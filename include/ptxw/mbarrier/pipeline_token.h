@@ -1,0 +1,81 @@
+// ptxw/mbarrier/pipeline_token.h: what a ptxw::pipeline's stage tokens share (rule R27) -- the
+// stage they stand for and, in checked mode, the fill it is and whether the token was handed back.
+//
+// A token is move-only: a move leaves the source spent, so a second hand-over through it is seen
+// (checked mode) and a copy does not compile. The producer's and the consumer's tokens add what
+// their side needs (ptxw/mbarrier/pipeline_producer.h, pipeline_consumer.h).
+#pragma once
+
+#include <ptxw/checked.h>
+#include <ptxw/target.h>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail {
+
+class pipeline_token
+{
+  ::cuda::std::uint32_t index_;
+#if PTXW_CHECKED
+  bool live_                   = true;
+  ::cuda::std::uint32_t round_ = 0;
+#endif
+
+protected:
+  __device__ pipeline_token(::cuda::std::uint32_t index, ::cuda::std::uint32_t round) noexcept
+      : index_(index)
+  {
+#if PTXW_CHECKED
+    round_ = round;
+#else
+    (void) round;
+#endif
+  }
+  __device__ pipeline_token(pipeline_token&& o) noexcept
+      : index_(o.index_)
+#if PTXW_CHECKED
+      , live_(o.live_)
+      , round_(o.round_)
+#endif
+  {
+#if PTXW_CHECKED
+    o.live_ = false;
+#endif
+  }
+  pipeline_token& operator=(const pipeline_token&) = delete;
+
+#if PTXW_CHECKED
+  // The token's one hand-over: true the first time.
+  __device__ bool hand_over() noexcept
+  {
+    const bool was = live_;
+    live_          = false;
+    return was;
+  }
+
+  // Not handed over yet: a token that ends so was dropped.
+  __device__ bool pending() const noexcept
+  {
+    return live_;
+  }
+#endif
+
+public:
+  // The stage, to index the user's buffers: tile[s.index()].
+  __device__ ::cuda::std::uint32_t index() const noexcept
+  {
+    return index_;
+  }
+
+  // The fill this token is for (checked mode: counted from 0; unchecked 0, nothing reads it).
+  __device__ ::cuda::std::uint32_t fill() const noexcept
+  {
+#if PTXW_CHECKED
+    return round_;
+#else
+    return 0;
+#endif
+  }
+};
+
+} // namespace detail
+PTXW_NAMESPACE_END
