@@ -58,10 +58,15 @@ __device__ void consume(const float* tile, float* out)
   }
 }
 
+// Reads: how the consumers declare their reads -- reads_generic (what they are: ld.shared, so the
+// slot fences of R4 are placed; the ring to use) or reads_async (no slot fences: the protocol CUTLASS's
+// PipelineTmaAsync runs, whose consumer_release places no proxy fence, timed to compare like with
+// like: the row "ptxw::pipeline async" against "cutlass PipelineTmaAsync").
+template <class Reads>
 __global__ void __launch_bounds__(kThreads) ptxw_stream(const float* src, float* dst, unsigned tiles)
 {
-  using pipe = ptxw::pipeline<kStages, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers>>;
-  __shared__ pipe::storage st;
+  using pipe = ptxw::pipeline<kStages, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers, Reads>>;
+  __shared__ typename pipe::storage st;
   extern __shared__ ring_smem smem[];
   auto p = pipe::init(st);
   if (threadIdx.x < 32)
@@ -148,44 +153,6 @@ __global__ void __launch_bounds__(kThreads) hand_stream(const float* src, float*
   }
 }
 
-// The same ring on ptxw::pipeline with consumers declared as async-proxy readers: the slot fences
-// (fence_after_slot_read at each release, fence_before_slot_write at each acquire) are left out.
-// The reads here are generic, for which the memory model asks for those fences (R4: ptxw_stream
-// is the ring to use); without them this is the protocol CUTLASS's PipelineTmaAsync runs (its
-// consumer_release places no proxy fence), timed to compare like with like: the row
-// "ptxw::pipeline async" against "cutlass PipelineTmaAsync".
-__global__ void __launch_bounds__(kThreads) ptxw_stream_async(const float* src, float* dst, unsigned tiles)
-{
-  using pipe = ptxw::pipeline<kStages, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers, ptxw::reads_async>>;
-  __shared__ pipe::storage st;
-  extern __shared__ ring_smem smem[];
-  auto p = pipe::init(st);
-  if (threadIdx.x < 32)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(smem->tile[0])});
-        s.copy(smem->tile[s.index()], src + std::size_t(t) * kTileFloats, ptxw::tx_bytes{sizeof(smem->tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
-    {
-      auto s = cons.wait();
-      consume(smem->tile[s.index()], dst + std::size_t(t) * kTileFloats);
-      cons.release(std::move(s));
-    }
-  }
-}
-
 #if PTXW_BENCH_CUTLASS
 // The same ring on CUTLASS's PipelineTmaAsync, written as CUTLASS's sm90 mainloops write it: Params
 // with the role, leader and consumer thread count, the constructor initialising the barriers, the
@@ -264,7 +231,7 @@ int main(int argc, char** argv)
   const int smem = sizeof(ring_smem);
   // Every ring gets the same grid: as many CTAs as fit on every SM for each of them.
   int per_sm = 1 << 30;
-  for (auto k : {ptxw_stream, hand_stream, ptxw_stream_async
+  for (auto k : {ptxw_stream<ptxw::reads_generic>, hand_stream, ptxw_stream<ptxw::reads_async>
 #if PTXW_BENCH_CUTLASS
                  , cutlass_stream
 #endif
@@ -301,8 +268,8 @@ int main(int argc, char** argv)
                                                            reinterpret_cast<float4*>(dst.get()), n / 4);
      }},
     {"hand-written ring", [&] { hand_stream<<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
-    {"ptxw::pipeline", [&] { ptxw_stream<<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
-    {"ptxw::pipeline async", [&] { ptxw_stream_async<<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
+    {"ptxw::pipeline", [&] { ptxw_stream<ptxw::reads_generic><<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
+    {"ptxw::pipeline async", [&] { ptxw_stream<ptxw::reads_async><<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
 #if PTXW_BENCH_CUTLASS
     {"cutlass PipelineTmaAsync", [&] { cutlass_stream<<<ring_grid, kThreads, smem>>>(src.get(), dst.get(), tiles); }},
 #endif

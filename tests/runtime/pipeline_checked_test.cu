@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu.h"
+#include "pipeline_rings.h"
 
 namespace {
 
@@ -32,33 +33,18 @@ __global__ void miscounted_consumers(const std::uint32_t* src, unsigned tiles)
   __shared__ typename pipe::storage st;
   __shared__ alignas(128) std::uint32_t tile[2][kWords];
   auto p = pipe::init(st);
-  if (threadIdx.x < 32)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = 0; t < tiles; ++t)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        s.copy(tile[s.index()], src + t * kWords, ptxw::tx_bytes{sizeof(tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = cons.wait();
+  bulk_roles(
+    p, tiles,
+    [&](auto& s, unsigned t) {
+      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
+      s.copy(tile[s.index()], src + t * kWords, ptxw::tx_bytes{sizeof(tile[0])});
+    },
+    [&](auto&, auto&, unsigned) {
       if (LateLast && threadIdx.x / 32 == Running)
       {
         sleep_about(2000000);
       }
-      cons.release(std::move(s));
-    }
-  }
+    });
 }
 
 // A fill armed for `armed` bytes whose copy carries `copied` (armed 0: never armed).
@@ -129,26 +115,9 @@ __global__ void producer_over_arrival(std::uint32_t* out)
   __shared__ pipe::storage st;
   __shared__ std::uint32_t tile[2][32];
   auto p = pipe::init(st);
-  if (threadIdx.x < 32)
-  {
-    auto prod = p.producer();
-    for (unsigned t = 0; t < 4; ++t)
-    {
-      auto s = prod.acquire();
-      tile[s.index()][threadIdx.x] = t;
-      prod.commit(std::move(s));
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < 4; ++t)
-    {
-      auto s = cons.wait();
-      out[t * 32 + threadIdx.x - 32] = tile[s.index()][threadIdx.x - 32];
-      cons.release(std::move(s));
-    }
-  }
+  store_roles(
+    p, 4, [&](auto& s, unsigned t) { tile[s.index()][threadIdx.x] = t; },
+    [&](auto&, auto& s, unsigned t) { out[t * 32 + threadIdx.x - 32] = tile[s.index()][threadIdx.x - 32]; });
 }
 
 __global__ void bytes_beyond_range()

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu.h"
+#include "pipeline_rings.h"
 
 namespace {
 
@@ -38,33 +39,18 @@ __global__ void bulk_ring(const std::uint32_t* src, std::uint32_t* dst, unsigned
   __shared__ alignas(128) std::uint32_t tile[S][kTileWords];
   auto p                   = pipe::init(st);
   const std::uint32_t base = blockIdx.x * tiles * kTileWords;
-  if (threadIdx.x < 32)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = 0; t < tiles; ++t)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        s.copy(tile[s.index()], src + base + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = cons.wait();
+  bulk_roles(
+    p, tiles,
+    [&](auto& s, unsigned t) {
+      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
+      s.copy(tile[s.index()], src + base + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
+    },
+    [&](auto&, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 128)
       {
         dst[base + t * kTileWords + i] = tile[s.index()][i];
       }
-      cons.release(std::move(s));
-    }
-  }
+    });
 }
 
 // A producer warp that writes every stage with generic stores; two consumer warps.
@@ -74,32 +60,20 @@ __global__ void store_ring(std::uint32_t* dst, unsigned tiles)
   __shared__ pipe::storage st;
   __shared__ std::uint32_t tile[3][kTileWords];
   auto p = pipe::init(st);
-  if (threadIdx.x < 32)
-  {
-    auto prod = p.producer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = prod.acquire();
+  store_roles(
+    p, tiles,
+    [&](auto& s, unsigned t) {
       for (unsigned i = threadIdx.x; i < kTileWords; i += 32)
       {
         tile[s.index()][i] = word_of(t * kTileWords + i);
       }
-      prod.commit(std::move(s));
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = cons.wait();
+    },
+    [&](auto&, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 64)
       {
         dst[t * kTileWords + i] = tile[s.index()][i];
       }
-      cons.release(std::move(s));
-    }
-  }
+    });
 }
 
 // Clusters of two: each CTA's producer copies its half of a tile into the stage of both CTAs
@@ -116,34 +90,19 @@ __global__ void __cluster_dims__(2, 1, 1) multicast_ring(const std::uint32_t* sr
   const unsigned rank      = blockIdx.x % 2;
   const unsigned pair      = blockIdx.x / 2;
   constexpr unsigned half  = kTileWords / 2;
-  if (threadIdx.x < 32)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = 0; t < tiles; ++t)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        const std::uint32_t* from = src + (pair * tiles + t) * kTileWords + rank * half;
-        s.copy(&tile[s.index()][rank * half], from, ptxw::tx_bytes{half * 4}, cluster::row_mask(rank));
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = cons.wait();
+  bulk_roles(
+    p, tiles,
+    [&](auto& s, unsigned t) {
+      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
+      const std::uint32_t* from = src + (pair * tiles + t) * kTileWords + rank * half;
+      s.copy(&tile[s.index()][rank * half], from, ptxw::tx_bytes{half * 4}, cluster::row_mask(rank));
+    },
+    [&](auto&, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 64)
       {
         dst[((pair * tiles + t) * 2 + rank) * kTileWords + i] = tile[s.index()][i];
       }
-      cons.release(std::move(s));
-    }
-  }
+    });
   // No CTA leaves while its peer may still arrive on its barriers or copy into its stages.
   cuda::ptx::barrier_cluster_arrive();
   cuda::ptx::barrier_cluster_wait();
@@ -158,34 +117,19 @@ __global__ void tma_store_ring(const std::uint32_t* src, std::uint32_t* dst, uns
   __shared__ pipe::storage st;
   __shared__ alignas(128) std::uint32_t tile[2][kTileWords];
   auto p = pipe::init(st);
-  if (threadIdx.x < 32)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = 0; t < tiles; ++t)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        s.copy(tile[s.index()], src + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = cons.wait();
+  bulk_roles(
+    p, tiles,
+    [&](auto& s, unsigned t) {
+      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
+      s.copy(tile[s.index()], src + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
+    },
+    [&](auto& cons, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 128)
       {
         tile[s.index()][i] = ~tile[s.index()][i];
       }
       cons.store(s, dst + t * kTileWords, tile[s.index()], ptxw::tx_bytes{sizeof(tile[0])});
-      cons.release(std::move(s));
-    }
-  }
+    });
 }
 
 class Pipeline : public Gpu

@@ -12,46 +12,9 @@
 #include <cuda/ptx>
 #include <ptxw/mbarrier.h>
 
+#include "Inputs/pipeline_ring.h"
+
 namespace ptx = cuda::ptx;
-
-constexpr unsigned kTile      = 256; // float4 per stage: 4 KiB (8 stages fit every target's static shared memory)
-constexpr unsigned kConsumers = 4;    // warps 1..4; warp 0's elected lane produces
-
-template <unsigned S, bool Producer>
-__device__ __forceinline__ void ptxw_body(const float4* src, float4* dst, int n)
-{
-  using pipe = ptxw::pipeline<S, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers>>;
-  __shared__ typename pipe::storage st;
-  __shared__ alignas(128) float4 tile[S][kTile];
-  auto p = pipe::init(st);
-  if (Producer)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (int k = blockIdx.x; k < n; k += gridDim.x)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        s.copy(tile[s.index()], src + k * kTile, ptxw::tx_bytes{sizeof(tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (int k = blockIdx.x; k < n; k += gridDim.x)
-    {
-      auto s = cons.wait();
-      for (unsigned i = threadIdx.x - 32; i < kTile; i += 32 * kConsumers)
-      {
-        dst[k * kTile + i] = tile[s.index()][i];
-      }
-      cons.release(std::move(s));
-    }
-  }
-}
 
 // elect.sync over the whole warp (cuda::ptx in CCCL 3.0.1 has no binding for it).
 __device__ __forceinline__ bool ref_elect()
@@ -138,7 +101,7 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
 #define PTXW_TEST_STAGES(S)                                                                    \
   extern "C" __global__ void ptxw_producer_s##S(const float4* src, float4* dst, int n)         \
   {                                                                                            \
-    ptxw_body<S, true>(src, dst, n);                                                           \
+    ring_on_ptxw<S, ptxw::reads_generic, 0>(src, dst, n);                                      \
   }                                                                                            \
   extern "C" __global__ void ref_producer_s##S(const float4* src, float4* dst, int n)          \
   {                                                                                            \
@@ -146,7 +109,7 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
   }                                                                                            \
   extern "C" __global__ void ptxw_consumer_s##S(const float4* src, float4* dst, int n)         \
   {                                                                                            \
-    ptxw_body<S, false>(src, dst, n);                                                          \
+    ring_on_ptxw<S, ptxw::reads_generic, 1>(src, dst, n);                                      \
   }                                                                                            \
   extern "C" __global__ void ref_consumer_s##S(const float4* src, float4* dst, int n)          \
   {                                                                                            \

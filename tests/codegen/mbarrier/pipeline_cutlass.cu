@@ -34,55 +34,16 @@
 #include <cuda/ptx>
 #include <ptxw/mbarrier.h>
 
+#include "Inputs/pipeline_ring.h"
+
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cutlass/pipeline/sm90_pipeline.hpp>
 
 constexpr unsigned kStages    = 4;
-constexpr unsigned kTile      = 256; // float4 per stage: 4 KiB
-constexpr unsigned kConsumers = 4;   // warps 1..4; warp 0's elected lane produces
-
-// Role: 0 the producer, 1 the consumers, 2 both (warp 0 produces, as in a real kernel).
-template <int Role>
-__device__ __forceinline__ void ptxw_body(const float4* src, float4* dst, int n)
-{
-  const bool producer = Role == 2 ? threadIdx.x < 32 : Role == 0;
-  using pipe = ptxw::pipeline<kStages, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers, ptxw::reads_async>>;
-  __shared__ pipe::storage st;
-  __shared__ alignas(128) float4 tile[kStages][kTile];
-  auto p = pipe::init(st);
-  if (producer)
-  {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (int k = blockIdx.x; k < n; k += gridDim.x)
-      {
-        auto s = prod.acquire();
-        s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-        s.copy(tile[s.index()], src + k * kTile, ptxw::tx_bytes{sizeof(tile[0])});
-        prod.commit(std::move(s));
-      }
-    }
-  }
-  else
-  {
-    auto cons = p.consumer();
-    for (int k = blockIdx.x; k < n; k += gridDim.x)
-    {
-      auto s = cons.wait();
-      for (unsigned i = threadIdx.x - 32; i < kTile; i += 32 * kConsumers)
-      {
-        dst[k * kTile + i] = tile[s.index()][i];
-      }
-      cons.release(std::move(s));
-    }
-  }
-}
-
 // As CUTLASS's sm90 mainloops use it: Params (role, leader, consumer threads, bytes a fill), the
 // constructor initialising the barriers and fencing the init, the producer's state from
 // make_producer_start_state, producer_acquire arming the full barrier, cute's 1-D bulk copy onto
-// producer_get_barrier, and every consumer thread releasing.
+// producer_get_barrier, and every consumer thread releasing. Role as in Inputs/pipeline_ring.h.
 template <int Role>
 __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
 {
@@ -133,7 +94,7 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
 // the twins, and the whole ring as the benchmark runs it (benchmarks/pipeline_stream.cu).
 extern "C" __global__ void ptxw_producer(const float4* src, float4* dst, int n)
 {
-  ptxw_body<0>(src, dst, n);
+  ring_on_ptxw<kStages, ptxw::reads_async, 0>(src, dst, n);
 }
 extern "C" __global__ void ref_producer(const float4* src, float4* dst, int n)
 {
@@ -141,7 +102,7 @@ extern "C" __global__ void ref_producer(const float4* src, float4* dst, int n)
 }
 extern "C" __global__ void ptxw_consumer(const float4* src, float4* dst, int n)
 {
-  ptxw_body<1>(src, dst, n);
+  ring_on_ptxw<kStages, ptxw::reads_async, 1>(src, dst, n);
 }
 extern "C" __global__ void ref_consumer(const float4* src, float4* dst, int n)
 {
@@ -149,7 +110,7 @@ extern "C" __global__ void ref_consumer(const float4* src, float4* dst, int n)
 }
 extern "C" __global__ void ptxw_ring(const float4* src, float4* dst, int n)
 {
-  ptxw_body<2>(src, dst, n);
+  ring_on_ptxw<kStages, ptxw::reads_async, 2>(src, dst, n);
 }
 extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 {

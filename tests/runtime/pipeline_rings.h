@@ -1,0 +1,60 @@
+// The two roles of the pipeline tests' rings, written once: warp 0 produces, the other warps
+// consume, each role loops over `tiles` steps; what a step does is the test's.
+//   fill(stage, t)             the producer's step on its acquired stage, before the commit
+//   use(consumer, stage, t)    a consumer warp's step on its stage, before the release
+#pragma once
+
+#include <ptxw/mbarrier.h>
+
+#include <utility>
+
+// A bulk producer: warp 0's elected lane.
+template <class Pipe, class Fill, class Use>
+__device__ void bulk_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use)
+{
+  if (threadIdx.x < 32)
+  {
+    if (auto e = ptxw::elect_one_of_warp())
+    {
+      auto prod = p.producer(e);
+      for (unsigned t = 0; t < tiles; ++t)
+      {
+        auto s = prod.acquire();
+        fill(s, t);
+        prod.commit(std::move(s));
+      }
+    }
+    return;
+  }
+  auto cons = p.consumer();
+  for (unsigned t = 0; t < tiles; ++t)
+  {
+    auto s = cons.wait();
+    use(cons, s, t);
+    cons.release(std::move(s));
+  }
+}
+
+// A store producer: every thread of warp 0.
+template <class Pipe, class Fill, class Use>
+__device__ void store_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use)
+{
+  if (threadIdx.x < 32)
+  {
+    auto prod = p.producer();
+    for (unsigned t = 0; t < tiles; ++t)
+    {
+      auto s = prod.acquire();
+      fill(s, t);
+      prod.commit(std::move(s));
+    }
+    return;
+  }
+  auto cons = p.consumer();
+  for (unsigned t = 0; t < tiles; ++t)
+  {
+    auto s = cons.wait();
+    use(cons, s, t);
+    cons.release(std::move(s));
+  }
+}
