@@ -166,40 +166,9 @@ __global__ void record_blocks(dim3 grid, unsigned* hits, clc::context<Backend> c
 }
 
 template <class Backend>
-class ClcChecked : public Gpu
+class ClcChecked : public ptxw_test::ClcCheckedFixture<Backend>
 {
 protected:
-  void SetUp() override
-  {
-    Gpu::SetUp();
-    if (!IsSkipped() && !HasFatalFailure())
-    {
-      scheduler_.emplace(1024);
-      diag_.emplace(256, 50000000ull); // a wait may take 50 ms before it is reported
-    }
-  }
-
-  clc::context<Backend> prepare(dim3 grid, dim3 cluster = dim3(1, 1, 1))
-  {
-    return scheduler_->template prepare<Backend>(grid, cluster, 0, diag_->device_sink());
-  }
-
-  // Expects reports of `rule`, and of no rule but those in `allowed` (consequences of the violation).
-  void expect_reports(unsigned rule, std::initializer_list<unsigned> allowed = {})
-  {
-    const auto reports = ptxw_test::read_reports(*diag_);
-    EXPECT_TRUE(reports.has(rule)) << "no R" << rule << " report; reports:\n" << reports.text;
-    for (unsigned r : reports.rules)
-    {
-      bool ok = r == rule;
-      for (unsigned a : allowed)
-      {
-        ok |= r == a;
-      }
-      EXPECT_TRUE(ok) << "unexpected R" << r << " report:\n" << reports.text;
-    }
-  }
-
   // Every index of `grid` ran exactly once.
   void expect_each_once(const DeviceBuffer<unsigned>& hits, unsigned long long size)
   {
@@ -213,20 +182,9 @@ protected:
     EXPECT_EQ(wrong, 0u) << "block indices not run exactly once";
   }
 
-  std::optional<clc::scheduler> scheduler_;
-  std::optional<ptxw::checked::diagnostics> diag_;
 };
 
-using Backends = ::testing::Types<clc::emulated_t, clc::counter_t>;
-struct BackendName
-{
-  template <class T>
-  static std::string GetName(int)
-  {
-    return std::is_same_v<T, clc::emulated_t> ? "Emulated" : "Counter";
-  }
-};
-TYPED_TEST_SUITE(ClcChecked, Backends, BackendName);
+TYPED_TEST_SUITE(ClcChecked, ptxw_test::HopperBackends, ptxw_test::HopperBackendName);
 
 TYPED_TEST(ClcChecked, R1RequestAfterObservedFailure)
 {

@@ -1,5 +1,5 @@
 // Host helpers of the cluster launch control tests: reading checked-mode diagnostics into readable
-// form.
+// form, and the fixture of the checked-mode tests on both Hopper backends.
 #pragma once
 
 #include <ptxw/host/checked.h>
@@ -7,8 +7,13 @@
 
 #include <cuda_runtime.h>
 
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "gpu.h"
 
 namespace ptxw_test {
 
@@ -43,5 +48,58 @@ inline Reports read_reports(const ptxw::checked::diagnostics& diag)
   }
   return out;
 }
+
+// A scheduler for the launches of a checked-mode test and the sink its reports go to; a wait may
+// take 50 ms before it is reported.
+template <class Backend>
+class ClcCheckedFixture : public Gpu
+{
+protected:
+  void SetUp() override
+  {
+    Gpu::SetUp();
+    if (!IsSkipped() && !HasFatalFailure())
+    {
+      scheduler_.emplace(1024);
+      diag_.emplace(256, 50000000ull);
+    }
+  }
+
+  ptxw::clc::context<Backend> prepare(dim3 grid, dim3 cluster = dim3(1, 1, 1))
+  {
+    return scheduler_->template prepare<Backend>(grid, cluster, 0, diag_->device_sink());
+  }
+
+  // Expects reports of `rule`, and of no rule but those in `allowed` (consequences of the violation).
+  Reports expect_reports(unsigned rule, std::initializer_list<unsigned> allowed = {})
+  {
+    const auto reports = read_reports(*diag_);
+    EXPECT_TRUE(reports.has(rule)) << "no R" << rule << " report; reports:\n" << reports.text;
+    for (unsigned r : reports.rules)
+    {
+      bool ok = r == rule;
+      for (unsigned a : allowed)
+      {
+        ok |= r == a;
+      }
+      EXPECT_TRUE(ok) << "unexpected R" << r << " report:\n" << reports.text;
+    }
+    return reports;
+  }
+
+  std::optional<ptxw::clc::scheduler> scheduler_;
+  std::optional<ptxw::checked::diagnostics> diag_;
+};
+
+// The Hopper backends the checked tests run on, named in the tests' names.
+using HopperBackends = ::testing::Types<ptxw::clc::emulated_t, ptxw::clc::counter_t>;
+struct HopperBackendName
+{
+  template <class T>
+  static std::string GetName(int)
+  {
+    return std::is_same_v<T, ptxw::clc::emulated_t> ? "Emulated" : "Counter";
+  }
+};
 
 } // namespace ptxw_test

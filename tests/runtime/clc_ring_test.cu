@@ -77,8 +77,20 @@ __device__ void spmv_tile(const Csr& m, unsigned b, unsigned role)
   }
 }
 
-template <unsigned Depth, class Backend>
-__global__ void spmv_ring(Csr m, unsigned* hits, RoleLog* logs, clc::context<Backend> ctx)
+// The roles of the tests' rings, written once: warps [0, Schedulers) schedule (by default the
+// scheduler's run from the CTA's elected lane), the other warps are the consumer roles 0, 1, ...;
+// a CTA the emulation canceled leaves before either.
+struct run_scheduler
+{
+  template <class Handle>
+  __device__ void operator()(Handle& r) const
+  {
+    r.scheduler().run(r.elect());
+  }
+};
+
+template <unsigned Depth, unsigned Schedulers = 1, class Backend, class Consume, class Schedule = run_scheduler>
+__device__ void ring_roles(const clc::context<Backend>& ctx, Consume&& consume, Schedule schedule = {})
 {
   __shared__ clc::ring<Depth, kRoles> ring;
   auto r = clc::open(ring, ctx);
@@ -87,76 +99,74 @@ __global__ void spmv_ring(Csr m, unsigned* hits, RoleLog* logs, clc::context<Bac
     return;
   }
   const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
+  if (warp < Schedulers)
   {
-    r.scheduler().run(r.elect());
+    schedule(r);
     return;
   }
-  const unsigned role = warp - 1;
-  auto consumer       = r.consumer(role);
-  RoleLog log{0ull, 0u, 0u};
-  auto work = [&](unsigned b) {
-    spmv_tile(m, b, role);
-    if (threadIdx.x % 32 == 0)
-    {
-      atomicAdd(&hits[static_cast<unsigned long long>(b) * kRoles + role], 1u);
-    }
-    log.hash = log.hash * 1000003ull + b + 1;
-    ++log.blocks;
-  };
-  if (r.owns_block())
+  consume(r, warp - Schedulers);
+}
+
+// A role's work on block b and what the host checks of it: a hit per (block, role), and the role's
+// sequence of blocks as a hash; the log is written once, at the end.
+__device__ void visit(const Csr& m, unsigned* hits, RoleLog& log, unsigned b, unsigned role)
+{
+  spmv_tile(m, b, role);
+  if (threadIdx.x % 32 == 0)
   {
-    work(blockIdx.x);
+    atomicAdd(&hits[static_cast<unsigned long long>(b) * kRoles + role], 1u);
   }
-  while (true)
-  {
-    auto token = consumer.wait();
-    const auto b = token.block();
-    consumer.release(std::move(token));
-    if (!b)
-    {
-      ++log.failures;
-      break;
-    }
-    work(b.x());
-  }
+  log.hash = log.hash * 1000003ull + b + 1;
+  ++log.blocks;
+}
+
+__device__ void write_log(RoleLog* logs, const RoleLog& log, unsigned role)
+{
   if (threadIdx.x % 32 == 0)
   {
     logs[static_cast<unsigned long long>(blockIdx.x) * kRoles + role] = log;
   }
 }
 
+template <unsigned Depth, class Backend>
+__global__ void spmv_ring(Csr m, unsigned* hits, RoleLog* logs, clc::context<Backend> ctx)
+{
+  ring_roles<Depth>(
+    ctx,
+    [&](auto& r, unsigned role) {
+      auto consumer = r.consumer(role);
+      RoleLog log{0ull, 0u, 0u};
+      if (r.owns_block())
+      {
+        visit(m, hits, log, blockIdx.x, role);
+      }
+      while (true)
+      {
+        auto token = consumer.wait();
+        const auto b = token.block();
+        consumer.release(std::move(token));
+        if (!b)
+        {
+          ++log.failures;
+          break;
+        }
+        visit(m, hits, log, b.x(), role);
+      }
+      write_log(logs, log, role);
+    });
+}
+
 // The same roles through consumer.for_each (the own block first, then the ring).
 template <unsigned Depth, class Backend>
 __global__ void spmv_ring_for_each(Csr m, unsigned* hits, RoleLog* logs, clc::context<Backend> ctx)
 {
-  __shared__ clc::ring<Depth, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  const unsigned role = warp - 1;
-  RoleLog log{0ull, 0u, 1u};
-  r.consumer(role).for_each([&](dim3 b) {
-    spmv_tile(m, b.x, role);
-    if (threadIdx.x % 32 == 0)
-    {
-      atomicAdd(&hits[static_cast<unsigned long long>(b.x) * kRoles + role], 1u);
-    }
-    log.hash = log.hash * 1000003ull + b.x + 1;
-    ++log.blocks;
-  });
-  if (threadIdx.x % 32 == 0)
-  {
-    logs[static_cast<unsigned long long>(blockIdx.x) * kRoles + role] = log;
-  }
+  ring_roles<Depth>(
+    ctx,
+    [&](auto& r, unsigned role) {
+      RoleLog log{0ull, 0u, 1u};
+      r.consumer(role).for_each([&](dim3 b) { visit(m, hits, log, b.x, role); });
+      write_log(logs, log, role);
+    });
 }
 
 // A power-law matrix: row lengths from a Pareto law (shape 1.5, at least 1, at most 2048), about 4
@@ -400,162 +410,88 @@ constexpr unsigned kLazyStep = 2; // at its step 2 (stage 2 % Depth)
 template <unsigned Depth, class Backend>
 __global__ void role_stops_releasing(clc::context<Backend> ctx)
 {
-  __shared__ clc::ring<Depth, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  auto consumer = r.consumer(warp - 1);
-  for (unsigned step = 0;; ++step)
-  {
-    auto token      = consumer.wait();
-    const bool more = token.is_canceled();
-    if (warp - 1 != kLazyRole || step != kLazyStep)
-    {
-      consumer.release(std::move(token));
-    }
-    if (!more)
-    {
-      break;
-    }
-  }
+  ring_roles<Depth>(
+    ctx,
+    [&](auto& r, unsigned role) {
+      auto consumer = r.consumer(role);
+      for (unsigned step = 0;; ++step)
+      {
+        auto token      = consumer.wait();
+        const bool more = token.is_canceled();
+        if (role != kLazyRole || step != kLazyStep)
+        {
+          consumer.release(std::move(token));
+        }
+        if (!more)
+        {
+          break;
+        }
+      }
+    });
 }
 
 // R1: the scheduler requests again after its run ended at the failure.
 template <class Backend>
 __global__ void request_after_failure(clc::context<Backend> ctx)
 {
-  __shared__ clc::ring<2, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    const auto sub = r.elect();
-    auto s         = r.scheduler();
-    s.run(sub);
-    (void) s.request(sub); // R1
-    return;
-  }
-  r.consumer(warp - 1).for_each([](dim3) {});
+  ring_roles<2>(
+    ctx, [](auto& r, unsigned role) { r.consumer(role).for_each([](dim3) {}); },
+    [](auto& r) {
+      const auto sub = r.elect();
+      auto s         = r.scheduler();
+      s.run(sub);
+      (void) s.request(sub); // R1
+    });
 }
 
 // R3: two warps run the scheduler role (kThreads + 32 threads: warps 0 and 1 schedule).
 template <class Backend>
 __global__ void two_schedulers(clc::context<Backend> ctx)
 {
-  __shared__ clc::ring<2, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp < 2)
-  {
-    r.scheduler().run(r.elect()); // R3 for the second
-    return;
-  }
-  r.consumer(warp - 2).for_each([](dim3) {});
+  // R3 for the second scheduler warp.
+  ring_roles<2, 2>(ctx, [](auto& r, unsigned role) { r.consumer(role).for_each([](dim3) {}); });
 }
 
 // R2: lane 0 of role 0 reads the block index of the failure that ends its loop.
 template <class Backend>
 __global__ void index_of_the_failure(clc::context<Backend> ctx, unsigned* out)
 {
-  __shared__ clc::ring<2, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  auto consumer = r.consumer(warp - 1);
-  while (true)
-  {
-    auto token   = consumer.wait();
-    const auto b = token.block();
-    consumer.release(std::move(token));
-    if (!b)
-    {
-      if (threadIdx.x == 32)
+  ring_roles<2>(
+    ctx,
+    [&](auto& r, unsigned role) {
+      auto consumer = r.consumer(role);
+      while (true)
       {
-        *out = b.x(); // R2
+        auto token   = consumer.wait();
+        const auto b = token.block();
+        consumer.release(std::move(token));
+        if (!b)
+        {
+          if (threadIdx.x == 32)
+          {
+            *out = b.x(); // R2
+          }
+          break;
+        }
       }
-      break;
-    }
-  }
+    });
 }
 
 // R18: a fourth consumer warp names role kRoles, outside [0, kRoles) (kThreads + 32 threads).
 template <class Backend>
 __global__ void role_out_of_range(clc::context<Backend> ctx)
 {
-  __shared__ clc::ring<2, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  r.consumer(warp - 1).for_each([](dim3) {}); // warp 4: role 3, R18
+  // Warp 4: role 3, R18.
+  ring_roles<2>(ctx, [](auto& r, unsigned role) { r.consumer(role).for_each([](dim3) {}); });
 }
 
 template <class Backend>
-class ClcRingChecked : public Gpu
+class ClcRingChecked : public ptxw_test::ClcCheckedFixture<Backend>
 {
 protected:
-  void SetUp() override
-  {
-    Gpu::SetUp();
-    if (!IsSkipped() && !HasFatalFailure())
-    {
-      scheduler_.emplace(1024);
-      diag_.emplace(256, 50000000ull); // a wait may take 50 ms before it is reported
-    }
-  }
-
-  clc::context<Backend> prepare(unsigned blocks)
-  {
-    return scheduler_->template prepare<Backend>(dim3(blocks), dim3(1, 1, 1), 0, diag_->device_sink());
-  }
-
-  // Expects reports of `rule`, and of no rule but those in `allowed` (consequences of the violation).
-  ptxw_test::Reports expect_reports(unsigned rule, std::initializer_list<unsigned> allowed = {})
-  {
-    const auto reports = ptxw_test::read_reports(*diag_);
-    EXPECT_TRUE(reports.has(rule)) << "no R" << rule << " report; reports:\n" << reports.text;
-    for (unsigned r : reports.rules)
-    {
-      bool ok = r == rule;
-      for (unsigned a : allowed)
-      {
-        ok |= r == a;
-      }
-      EXPECT_TRUE(ok) << "unexpected R" << r << " report:\n" << reports.text;
-    }
-    return reports;
-  }
+  using ptxw_test::ClcCheckedFixture<Backend>::diag_;
+  using ptxw_test::ClcCheckedFixture<Backend>::expect_reports;
+  using ptxw_test::ClcCheckedFixture<Backend>::prepare;
 
   template <unsigned Depth>
   void stage_never_released()
@@ -586,20 +522,9 @@ protected:
     EXPECT_EQ(r4, 1u) << "one R4 report, the scheduler's:\n" << reports.text;
   }
 
-  std::optional<clc::scheduler> scheduler_;
-  std::optional<ptxw::checked::diagnostics> diag_;
 };
 
-using Backends = ::testing::Types<clc::emulated_t, clc::counter_t>;
-struct BackendName
-{
-  template <class T>
-  static std::string GetName(int)
-  {
-    return std::is_same_v<T, clc::emulated_t> ? "Emulated" : "Counter";
-  }
-};
-TYPED_TEST_SUITE(ClcRingChecked, Backends, BackendName);
+TYPED_TEST_SUITE(ClcRingChecked, ptxw_test::HopperBackends, ptxw_test::HopperBackendName);
 
 TYPED_TEST(ClcRingChecked, R4StageNeverReleasedDepth1)
 {
