@@ -8,24 +8,21 @@
 
 #include <utility>
 
-// A bulk producer: warp 0's elected lane.
-template <class Pipe, class Fill, class Use>
-__device__ void bulk_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use)
+// One role's steps.
+template <class Producer, class Fill>
+__device__ void producer_loop(Producer& prod, unsigned tiles, Fill& fill)
 {
-  if (threadIdx.x < 32)
+  for (unsigned t = 0; t < tiles; ++t)
   {
-    if (auto e = ptxw::elect_one_of_warp())
-    {
-      auto prod = p.producer(e);
-      for (unsigned t = 0; t < tiles; ++t)
-      {
-        auto s = prod.acquire();
-        fill(s, t);
-        prod.commit(std::move(s));
-      }
-    }
-    return;
+    auto s = prod.acquire();
+    fill(s, t);
+    prod.commit(std::move(s));
   }
+}
+
+template <class Pipe, class Use>
+__device__ void consumer_loop(const Pipe& p, unsigned tiles, Use& use)
+{
   auto cons = p.consumer();
   for (unsigned t = 0; t < tiles; ++t)
   {
@@ -35,26 +32,30 @@ __device__ void bulk_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use
   }
 }
 
+// A bulk producer: warp 0's elected lane.
+template <class Pipe, class Fill, class Use>
+__device__ void bulk_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use)
+{
+  if (threadIdx.x >= 32)
+  {
+    consumer_loop(p, tiles, use);
+  }
+  else if (auto e = ptxw::elect_one_of_warp())
+  {
+    auto prod = p.producer(e);
+    producer_loop(prod, tiles, fill);
+  }
+}
+
 // A store producer: every thread of warp 0.
 template <class Pipe, class Fill, class Use>
 __device__ void store_roles(const Pipe& p, unsigned tiles, Fill&& fill, Use&& use)
 {
-  if (threadIdx.x < 32)
+  if (threadIdx.x >= 32)
   {
-    auto prod = p.producer();
-    for (unsigned t = 0; t < tiles; ++t)
-    {
-      auto s = prod.acquire();
-      fill(s, t);
-      prod.commit(std::move(s));
-    }
+    consumer_loop(p, tiles, use);
     return;
   }
-  auto cons = p.consumer();
-  for (unsigned t = 0; t < tiles; ++t)
-  {
-    auto s = cons.wait();
-    use(cons, s, t);
-    cons.release(std::move(s));
-  }
+  auto prod = p.producer();
+  producer_loop(prod, tiles, fill);
 }

@@ -50,16 +50,13 @@ public:
 };
 
 template <class Base>
-class pipeline_consumer
+class pipeline_consumer : public pipeline_role<Base, false>
 {
   template <unsigned, class, class, class>
   friend class ::ptxw::pipeline;
-  typename Base::storage* st_;
-  typename Base::state_type state_ = Base::state_type::for_consumer();
-
-  __device__ explicit pipeline_consumer(typename Base::storage* st) noexcept
-      : st_(st)
-  {}
+  using pipeline_role<Base, false>::pipeline_role;
+  using pipeline_role<Base, false>::st_;
+  using pipeline_role<Base, false>::state_;
 
 public:
   PTXW_REFUSED(PTXW_RULE(R6) "a consumer handle is not copied (two copies are two diverging ideas of where "
@@ -158,11 +155,6 @@ public:
       ptx::cp_async_bulk_commit_group();
       ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
     }
-  }
-
-  __device__ const typename Base::state_type& state() const noexcept
-  {
-    return state_;
   }
 };
 } // namespace detail

@@ -130,16 +130,13 @@ private:
 };
 
 template <class Base>
-class pipeline_producer
+class pipeline_producer : public pipeline_role<Base, true>
 {
   template <unsigned, class, class, class>
   friend class ::ptxw::pipeline;
-  typename Base::storage* st_;
-  typename Base::state_type state_ = Base::state_type::for_producer();
-
-  __device__ explicit pipeline_producer(typename Base::storage* st) noexcept
-      : st_(st)
-  {}
+  using pipeline_role<Base, true>::pipeline_role;
+  using pipeline_role<Base, true>::st_;
+  using pipeline_role<Base, true>::state_;
 
 public:
   PTXW_REFUSED(PTXW_RULE(R6) "a producer handle is not copied (two copies are two diverging ideas of where "
@@ -212,12 +209,6 @@ public:
       stage.full_->arrive(ptx::sem_release, ptx::scope_cta);
     }
 #endif
-  }
-
-  // Where the producer is: the stage and parity of its next acquire.
-  __device__ const typename Base::state_type& state() const noexcept
-  {
-    return state_;
   }
 };
 } // namespace detail

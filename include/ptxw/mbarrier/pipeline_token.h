@@ -1,9 +1,10 @@
-// ptxw/mbarrier/pipeline_token.h: what a ptxw::pipeline's stage tokens share (rule R27) -- the
-// stage they stand for and, in checked mode, the fill it is and whether the token was handed back.
+// ptxw/mbarrier/pipeline_token.h: what a ptxw::pipeline's two sides share -- a role's handle (the
+// pipeline's storage and the role's place in the ring, rule R6) and a stage token (the stage it
+// stands for and, in checked mode, the fill and whether the token was handed back, rule R27).
 //
 // A token is move-only: a move leaves the source spent, so a second hand-over through it is seen
-// (checked mode) and a copy does not compile. The producer's and the consumer's tokens add what
-// their side needs (ptxw/mbarrier/pipeline_producer.h, pipeline_consumer.h).
+// (checked mode) and a copy does not compile. The producer's and the consumer's handles and tokens
+// add what their side needs (ptxw/mbarrier/pipeline_producer.h, pipeline_consumer.h).
 #pragma once
 
 #include <ptxw/checked.h>
@@ -11,6 +12,28 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {
+
+// A role's handle: where the ring is for this role, one state per role and thread (not copied);
+// a producer's first round finds the stages free, a consumer's waits for their first fill.
+template <class Base, bool Producer>
+class pipeline_role
+{
+protected:
+  typename Base::storage* st_;
+  typename Base::state_type state_;
+
+  __device__ explicit pipeline_role(typename Base::storage* st) noexcept
+      : st_(st)
+      , state_(Producer ? Base::state_type::for_producer() : Base::state_type::for_consumer())
+  {}
+
+public:
+  // Where the role is: the stage and parity of its next acquire or wait.
+  __device__ const typename Base::state_type& state() const noexcept
+  {
+    return state_;
+  }
+};
 
 class pipeline_token
 {
