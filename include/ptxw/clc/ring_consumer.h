@@ -45,11 +45,7 @@ class ring_consumer
 
   __device__ ::cuda::std::uint32_t step() const
   {
-#if PTXW_CHECKED
     return st_.steps();
-#else
-    return 0;
-#endif
   }
 
   __device__ ::cuda::std::uint32_t role() const

@@ -60,11 +60,7 @@ class ring_scheduler
 
   __device__ ::cuda::std::uint32_t step() const
   {
-#if PTXW_CHECKED
     return st_.steps();
-#else
-    return 0;
-#endif
   }
 
 public:

@@ -72,15 +72,6 @@ struct pipeline_base
     return {full_arrivals, empty_arrivals, bulk ? 1u : Producer::arrivals, Consumer::threads};
   }
 
-  __device__ static ::cuda::std::uint32_t round(const state_type& state) noexcept
-  {
-#if PTXW_CHECKED
-    return state.steps() / Stages;
-#else
-    (void) state;
-    return 0;
-#endif
-  }
 
   // Checked mode's unit leader: one lane of each consumer warp updates the ledger.
   __device__ static bool ledger_lane() noexcept
@@ -94,7 +85,7 @@ struct pipeline_base
   __device__ static void wait_for(storage* st, barrier_type& bar, unsigned role, const state_type& state, Scope scope)
   {
     const ::cuda::std::uint32_t parity = state.parity();
-    st->wait(role, state.index(), bar.smem_addr(), roles(), round(state), [&] {
+    st->wait(role, state.index(), bar.smem_addr(), roles(), state.round(), [&] {
       return ptx::mbarrier_try_wait_parity(ptx::sem_acquire, scope, bar.native_handle(), parity);
     });
   }

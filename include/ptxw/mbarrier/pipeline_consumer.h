@@ -76,7 +76,7 @@ public:
     {
       st_->took(s);
     }
-    const ::cuda::std::uint32_t r = Base::round(state_);
+    const ::cuda::std::uint32_t r = state_.round();
     state_.advance();
     return pipeline_consumer_stage<Base>(s, r);
   }

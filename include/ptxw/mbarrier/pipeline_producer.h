@@ -153,7 +153,7 @@ public:
     const ::cuda::std::uint32_t s = state_.index();
     typename Base::barrier_type& empty           = st_->empty[s];
     Base::wait_for(st_, empty, 0, state_, typename Base::wait_scope{});
-    const ::cuda::std::uint32_t r = Base::round(state_);
+    const ::cuda::std::uint32_t r = state_.round();
     st_->refills(s, empty.smem_addr(), r);
     if constexpr (Base::slot_fences)
     {

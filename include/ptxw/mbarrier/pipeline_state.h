@@ -99,13 +99,22 @@ public:
 #endif
   }
 
-#if PTXW_CHECKED
-  // Steps taken so far (checked mode only): the round is steps() / Stages.
+  // Steps taken so far, for checked mode's reports (the round is steps() / Stages); 0 without
+  // checked mode, which does not count them.
   __device__ ::cuda::std::uint32_t steps() const noexcept
   {
+#if PTXW_CHECKED
     return steps_;
-  }
+#else
+    return 0;
 #endif
+  }
+
+  // The round the next step is in: steps() / Stages.
+  __device__ ::cuda::std::uint32_t round() const noexcept
+  {
+    return steps() / Stages;
+  }
 };
 
 PTXW_NAMESPACE_END
