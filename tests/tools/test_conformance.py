@@ -94,7 +94,7 @@ class ConformanceTest(unittest.TestCase):
 
 
 class DisagreementTest(unittest.TestCase):
-    """Cells where a gate disagrees with ptxas (the findings of docs/runs/2026-11-22-conformance.md):
+    """Cells where a gate disagrees with ptxas (the conformance report's findings):
     with CUDA 13.0, CCCL refuses mbarrier.arrive.release.cta on sm_80, which ptxas accepts (ptxw refuses it too, but the PTX ISA gives
     the form from sm_90 only: ptxw agrees, as `ptxw gate` says); CCCL 3.0.1 refuses the multicast
     try_cancel on sm_100f (at link time), which ptxas and ptxw accept. The flag is set on exactly those
