@@ -5,8 +5,10 @@
 // host), every role of a CTA sees the same blocks in the same order and the failure exactly once,
 // the product is right, and a conforming kernel makes no checked-mode report. Depths 1, 2 and 4 (1:
 // the benchmark's one block ahead, the one stage reused every step); on
-// counter_t (resident-prefix launch), on the faithful emulation and under its spurious failures.
-// In checked builds also: each planted violation of the ring's protocol and the report it gets.
+// counter_t (resident-prefix launch), on the faithful emulation and under its spurious failures;
+// and the cluster form in clusters of 2 and 4 CTAs, whose every CTA runs its block of each
+// answer. In checked builds also: each planted violation of the ring's protocol and the report it
+// gets.
 #include <ptxw/ptxw.h>
 
 #include "clc_launch.h"
@@ -18,6 +20,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -89,10 +92,11 @@ struct run_scheduler
   }
 };
 
-template <unsigned Depth, unsigned Schedulers = 1, class Backend, class Consume, class Schedule = run_scheduler>
+template <unsigned Depth, unsigned Schedulers = 1, class Receivers = clc::cta_t, class Backend, class Consume,
+          class Schedule = run_scheduler>
 __device__ void ring_roles(const clc::context<Backend>& ctx, Consume&& consume, Schedule schedule = {})
 {
-  __shared__ clc::ring<Depth, kRoles> ring;
+  __shared__ clc::ring<Depth, kRoles, Receivers> ring;
   auto r = clc::open(ring, ctx);
   if (!r.started())
   {
@@ -128,10 +132,10 @@ __device__ void write_log(RoleLog* logs, const RoleLog& log, unsigned role)
   }
 }
 
-template <unsigned Depth, class Backend>
+template <unsigned Depth, class Receivers, class Backend>
 __global__ void spmv_ring(Csr m, unsigned* hits, RoleLog* logs, clc::context<Backend> ctx)
 {
-  ring_roles<Depth>(
+  ring_roles<Depth, 1, Receivers>(
     ctx,
     [&](auto& r, unsigned role) {
       auto consumer = r.consumer(role);
@@ -157,10 +161,10 @@ __global__ void spmv_ring(Csr m, unsigned* hits, RoleLog* logs, clc::context<Bac
 }
 
 // The same roles through consumer.for_each (the own block first, then the ring).
-template <unsigned Depth, class Backend>
+template <unsigned Depth, class Receivers, class Backend>
 __global__ void spmv_ring_for_each(Csr m, unsigned* hits, RoleLog* logs, clc::context<Backend> ctx)
 {
-  ring_roles<Depth>(
+  ring_roles<Depth, 1, Receivers>(
     ctx,
     [&](auto& r, unsigned role) {
       RoleLog log{0ull, 0u, 1u};
@@ -228,6 +232,7 @@ struct Case
   unsigned depth;
   double spurious; // emulated_t only
   bool for_each; // consumer.for_each instead of the wait/release loop
+  unsigned cluster = 1; // CTAs per cluster: above 1, the ring's cluster form
 };
 
 std::ostream& operator<<(std::ostream& os, const Case& c)
@@ -235,7 +240,7 @@ std::ostream& operator<<(std::ostream& os, const Case& c)
   return os << c.name;
 }
 
-constexpr unsigned kBlocks = 100003; // block indices: tiles of kRowsPerBlock rows
+constexpr unsigned kBlocks = 100004; // block indices: tiles of kRowsPerBlock rows, whole clusters of 4
 
 constexpr Case kCases[] = {
   {"CounterDepth1", Backend::counter, 1, 0.0, false},
@@ -251,16 +256,44 @@ constexpr Case kCases[] = {
   {"EmulatedDepth2Fail10", Backend::emulated, 2, 0.10, false},
   {"EmulatedDepth4Fail10", Backend::emulated, 4, 0.10, false},
   {"EmulatedDepth4Fail50", Backend::emulated, 4, 0.50, false},
+  {"CounterCluster2Depth1", Backend::counter, 1, 0.0, false, 2},
+  {"CounterCluster2Depth2ForEach", Backend::counter, 2, 0.0, true, 2},
+  {"CounterCluster4Depth4", Backend::counter, 4, 0.0, false, 4},
+  {"EmulatedCluster2Depth1", Backend::emulated, 1, 0.0, false, 2},
+  {"EmulatedCluster2Depth2Fail10", Backend::emulated, 2, 0.10, false, 2},
+  {"EmulatedCluster4Depth4ForEach", Backend::emulated, 4, 0.0, true, 4},
 };
+
+template <unsigned Depth, class B, class Receivers>
+void launch_form(const Case& c, clc::scheduler& sched, const ptxw::checked::sink* sink, const Csr& m, unsigned* hits,
+                 RoleLog* logs, unsigned& launched)
+{
+  auto kernel         = c.for_each ? spmv_ring_for_each<Depth, Receivers, B> : spmv_ring<Depth, Receivers, B>;
+  const dim3 cluster = dim3(c.cluster, 1, 1);
+  auto plan           = sched.prepare(kernel, dim3(kBlocks), dim3(kThreads), 0, cluster, 0, sink);
+  launched            = plan.grid.x;
+  if constexpr (std::is_same_v<Receivers, clc::cluster_t>)
+  {
+    PTXW_CUDA_OK(clc::launch_in_clusters(kernel, plan.grid, dim3(kThreads), cluster, 0, 0, m, hits, logs, plan.ctx));
+  }
+  else
+  {
+    kernel<<<plan.grid, kThreads>>>(m, hits, logs, plan.ctx);
+  }
+}
 
 template <unsigned Depth, class B>
 void launch(const Case& c, clc::scheduler& sched, const ptxw::checked::sink* sink, const Csr& m, unsigned* hits,
             RoleLog* logs, unsigned& launched)
 {
-  auto kernel = c.for_each ? spmv_ring_for_each<Depth, B> : spmv_ring<Depth, B>;
-  auto plan   = sched.prepare(kernel, dim3(kBlocks), dim3(kThreads), 0, dim3(1, 1, 1), 0, sink);
-  launched    = plan.grid.x;
-  kernel<<<plan.grid, kThreads>>>(m, hits, logs, plan.ctx);
+  if (c.cluster > 1)
+  {
+    launch_form<Depth, B, clc::cluster_t>(c, sched, sink, m, hits, logs, launched);
+  }
+  else
+  {
+    launch_form<Depth, B, clc::cta_t>(c, sched, sink, m, hits, logs, launched);
+  }
 }
 
 template <class B>
@@ -407,10 +440,13 @@ constexpr unsigned kLazyStep = 2; // at its step 2 (stage 2 % Depth)
 
 // R4: role kLazyRole keeps the token of its step kLazyStep without releasing it; the scheduler's
 // request into that stage a round later waits for it in vain and reports the stage and the role.
-template <unsigned Depth, class Backend>
+// In the cluster form the lazy role is the last CTA's of the cluster, and the leader's scheduler
+// reports it.
+template <unsigned Depth, class Receivers, class Backend>
 __global__ void role_stops_releasing(clc::context<Backend> ctx)
 {
-  ring_roles<Depth>(
+  const bool lazy_cta = ptxw::ptx::get_sreg_cluster_ctarank() + 1 == ptxw::ptx::get_sreg_cluster_nctarank();
+  ring_roles<Depth, 1, Receivers>(
     ctx,
     [&](auto& r, unsigned role) {
       auto consumer = r.consumer(role);
@@ -418,7 +454,7 @@ __global__ void role_stops_releasing(clc::context<Backend> ctx)
       {
         auto token      = consumer.wait();
         const bool more = token.is_canceled();
-        if (role != kLazyRole || step != kLazyStep)
+        if (!lazy_cta || role != kLazyRole || step != kLazyStep)
         {
           consumer.release(std::move(token));
         }
@@ -426,6 +462,24 @@ __global__ void role_stops_releasing(clc::context<Backend> ctx)
         {
           break;
         }
+      }
+    });
+}
+
+// R5 in the cluster form (facebookexperimental/triton #908): only the leader CTA runs its
+// scheduler, so the other CTA's copies of the stages are never armed and its consumers wait for
+// an answer that cannot complete; their bounded waits report it, and the leader's wait for their
+// releases ends in R4: no hang, and (the handle's cluster barrier in checked mode) no CTA left
+// while the leader still delivers into it.
+template <class Backend>
+__global__ void only_the_leader_schedules(clc::context<Backend> ctx)
+{
+  ring_roles<2, 1, clc::cluster_t>(
+    ctx, [](auto& r, unsigned role) { r.consumer(role).for_each([](dim3) {}); },
+    [](auto& r) {
+      if (ptxw::ptx::get_sreg_cluster_ctarank() == 0)
+      {
+        r.scheduler().run(r.elect());
       }
     });
 }
@@ -493,11 +547,21 @@ protected:
   using ptxw_test::ClcCheckedFixture<Backend>::expect_reports;
   using ptxw_test::ClcCheckedFixture<Backend>::prepare;
 
-  template <unsigned Depth>
-  void stage_never_released()
+  // One CTA, or one cluster of `cluster` CTAs, serves a grid of 64 blocks (clusters): the ring runs
+  // well past the lazy role's step.
+  template <unsigned Depth, class Receivers = clc::cta_t>
+  void stage_never_released(unsigned cluster = 1)
   {
-    // One CTA serves a grid of 64 blocks: the ring runs well past the lazy role's step.
-    role_stops_releasing<Depth, Backend><<<1, kThreads>>>(prepare(64));
+    auto kernel = role_stops_releasing<Depth, Receivers, Backend>;
+    if constexpr (std::is_same_v<Receivers, clc::cluster_t>)
+    {
+      PTXW_CUDA_OK(clc::launch_in_clusters(kernel, dim3(cluster), dim3(kThreads), dim3(cluster), 0, 0,
+                                           prepare(dim3(64 * cluster), dim3(cluster))));
+    }
+    else
+    {
+      kernel<<<1, kThreads>>>(prepare(64));
+    }
     PTXW_LAUNCH_OK();
     // Consumers waiting for the stage the scheduler withholds may run out of time too (R5, R6);
     // their tokens, and the failure the scheduler answers with, are released without an R4 report:
@@ -515,6 +579,7 @@ protected:
         EXPECT_EQ(d.phase, kLazyStep + Depth) << "the request a round after the lazy role's step:\n" << reports.text;
         EXPECT_EQ(d.detail, 1u << kLazyRole) << "the roles that did not release (a bit each):\n" << reports.text;
         EXPECT_EQ(d.thread[0] / 32, 0u) << "reported by the scheduler warp:\n" << reports.text;
+        EXPECT_EQ(d.block[0], 0u) << "reported by the CTA that submits (the leader):\n" << reports.text;
         named = true;
       }
     }
@@ -539,6 +604,25 @@ TYPED_TEST(ClcRingChecked, R4StageNeverReleasedDepth2)
 TYPED_TEST(ClcRingChecked, R4StageNeverReleasedDepth4)
 {
   this->template stage_never_released<4>();
+}
+
+TYPED_TEST(ClcRingChecked, R4ClusterStageNeverReleasedByAnotherCta)
+{
+  this->template stage_never_released<2, clc::cluster_t>(2);
+}
+
+TYPED_TEST(ClcRingChecked, R5ClusterOnlyTheLeaderArms)
+{
+  PTXW_CUDA_OK(clc::launch_in_clusters(only_the_leader_schedules<TypeParam>, dim3(2), dim3(kThreads), dim3(2), 0, 0,
+                                       this->prepare(dim3(64), dim3(2))));
+  PTXW_LAUNCH_OK();
+  const auto reports = this->expect_reports(5, {4});
+  unsigned r5_other_cta = 0;
+  for (const auto& d : this->diag_->read())
+  {
+    r5_other_cta += d.rule == 5 && d.block[0] == 1 && d.detail < kRoles;
+  }
+  EXPECT_EQ(r5_other_cta, kRoles) << "each consumer role of the CTA that never armed, named:\n" << reports.text;
 }
 
 TYPED_TEST(ClcRingChecked, R1RequestAfterTheFailure)

@@ -94,6 +94,22 @@ __device__ unsigned destination_rank(unsigned i)
   return is_cluster<Receivers> ? i : cluster_rank<Receivers>();
 }
 
+// This CTA's block of an answer whose first CTA is `first`: in the cluster form the first CTA plus
+// this CTA's position in its cluster (R8); for cta_t the canceled block itself.
+template <class Receivers>
+__device__ uint3 own_ctaid(uint3 first)
+{
+  if constexpr (is_cluster<Receivers>)
+  {
+    const uint3 c = cluster_ctaid<Receivers>();
+    return {first.x + c.x, first.y + c.y, first.z + c.z};
+  }
+  else
+  {
+    return first;
+  }
+}
+
 // The same object in the shared memory of the cluster's CTA `rank` (a generic address).
 template <class T>
 __device__ T* in_cta(T* p, unsigned rank)

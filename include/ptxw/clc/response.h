@@ -55,8 +55,6 @@ class canceled_block
       : first_(first)
   {}
 
-  static constexpr bool is_cluster = detail::is_cluster<Receivers>;
-
 public:
   // Only decode() makes one, from a successful response: anything else would be a made-up index.
   template <class T,
@@ -75,15 +73,7 @@ public:
   // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
   __device__ uint3 ctaid() const noexcept
   {
-    if constexpr (is_cluster)
-    {
-      const uint3 c = detail::cluster_ctaid<Receivers>();
-      return {first_.x + c.x, first_.y + c.y, first_.z + c.z};
-    }
-    else
-    {
-      return first_;
-    }
+    return detail::own_ctaid<Receivers>(first_);
   }
   __device__ unsigned x() const noexcept
   {

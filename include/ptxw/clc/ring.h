@@ -56,8 +56,25 @@
 // some consumer never released is reported (R4, with the stage and the roles that did not release)
 // and answered with a failure; a request after a failure (R1), a second scheduler (R3), a wait that
 // never completes (R5, R6), a role out of range (R18), a token released twice or by another role
-// (R4), a block read from a failure (R2) are reported. The cluster form (a leader CTA arming every
-// CTA's stage before a multicast request) is not provided: Receivers is cta_t.
+// (R4), a block read from a failure (R2) are reported.
+//
+// The cluster form, clc::ring<Depth, Consumers, cluster_t>, in a launch in clusters: every CTA of
+// the cluster holds the stages and runs the same roles; one request of the leader CTA (cluster
+// rank 0) cancels a whole cluster and its answer lands in every CTA's copy of the stage (the
+// multicast try_cancel on hardware, one delivery per CTA on Hopper's backends). The rules where
+// the field's multicast rings went wrong:
+//   arming      every CTA's scheduler arms its own copy of each stage (R5): the answer's bytes
+//               complete a phase only with that arrival, and the leader's arming alone leaves the
+//               other CTAs waiting forever (facebookexperimental/triton #908); a CTA that never
+//               arms is reported by its consumers' bounded waits in checked mode (R5);
+//   releases    every lane of the consumers of every CTA releases to the leader's empty barrier
+//               (release.cluster arrive; ring_consumer.h says why every lane), whose count is
+//               Consumers x 32 x the cluster's CTAs: the leader requests only once every copy was
+//               read (R4);
+//   block       the token's ctaid() adds this CTA's place in its cluster to the first CTA (R8);
+//   init, end   open() publishes the inits with a cluster barrier (R7); after the failure the
+//               leader's scheduler waits for every stage's last releases, so that no CTA arrives
+//               on a leader that has left.
 //
 // The parts, one header each: ring_storage.h (clc::ring, its stages), ring_token.h (what a consumer
 // reads), ring_scheduler.h and ring_consumer.h (the roles); here, the handle that open() makes.
@@ -113,8 +130,10 @@ private:
   template <unsigned D, unsigned C, class R, class B>
   friend __device__ ring_handle<D, C, R, B> open(ring<D, C, R>&, const context<B>&);
 
-  // Collective: thread (0,0,0) initialises every barrier; the backend decides whether this CTA
-  // runs; one barrier of the CTA then publishes the inits to every role (R7).
+  // Collective (in the cluster form: of every CTA of the cluster): thread (0,0,0) initialises every
+  // barrier; the backend decides whether this CTA runs; one barrier of the CTA, or of the cluster,
+  // then publishes the inits to every role (R7) -- in the cluster form also to the other CTAs'
+  // consumers, which release to the leader's empty barriers, and to the leader's deliveries.
   __device__ ring_handle(ring<Depth, Consumers, Receivers>& r, const context<Backend>& ctx)
       : s_(&r.storage_)
       , ctx_(ctx)
@@ -127,8 +146,12 @@ private:
         for (unsigned i = 0; i < stages; ++i)
         {
           s.stage[i].bar.init(arrivals{backend_impl::arrivals_per_phase});
-          s.empty[i].init(arrivals{Consumers});
+          s.empty[i].init(arrivals{detail::releases_per_stage<Consumers, Receivers>()});
           s.stage[i].batch = {};
+        }
+        if constexpr (detail::is_cluster<Receivers>)
+        {
+          ::ptxw::fence_after_mbarrier_init();
         }
 #if PTXW_CHECKED
         detail::ring_checks_open(s.checks);
@@ -136,8 +159,22 @@ private:
         detail::check_prepared(s.stage[0], ctx.prepared, detail::id_of<detail::resolve_t<Backend>>, ctx.sink);
       }
       started_ = backend_.start(s.stage[0], ctx.state, ctx.sink);
-      __syncthreads();
+      if constexpr (detail::is_cluster<Receivers>)
+      {
+        detail::cluster_sync();
+      }
+      else
+      {
+        __syncthreads();
+      }
     }
+  }
+
+  // Whether this CTA's scheduler waits for the releases and submits: the CTA's own in the CTA
+  // form, the leader's (cluster rank 0) in the cluster form.
+  __device__ static bool leads()
+  {
+    return !detail::is_cluster<Receivers> || detail::cluster_rank<Receivers>() == 0;
   }
 
   // Waits for the phase of `parity` on `bar`: bounded in checked mode (false when it ran out).
@@ -166,6 +203,21 @@ public:
                "it by reference")
   ring_handle(const ring_handle&);
   ring_handle& operator=(const ring_handle&) = delete;
+
+#if PTXW_CHECKED
+  // Checked mode, cluster form: a role whose bounded wait ran out (a report) ends early, and its
+  // CTA could leave while the leader still delivers an answer into it -- distributed shared memory
+  // of a CTA that exited must not be touched. So no CTA leaves before the whole cluster is done:
+  // every thread, leaving the handle's scope, passes a cluster barrier. Unchecked, every wait
+  // completes and each CTA reads the last answer before it leaves: no barrier.
+  __device__ ~ring_handle()
+  {
+    if constexpr (target_ok && detail::is_cluster<Receivers>)
+    {
+      detail::cluster_sync();
+    }
+  }
+#endif
 
   // Whether this CTA runs: always on hardware; with emulated_t false when another CTA claimed it
   // before it started -- return at once.

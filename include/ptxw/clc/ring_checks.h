@@ -6,6 +6,8 @@
 //                        R3 a second scheduler claims the same step (its request is dropped);
 //                        R1 a request after the scheduler observed a failure, and R4 a stage some
 //                        consumer never released -- both answered with a failure instead of a block
+//   ring_unreleased      R4 in the cluster form: a stage some consumer never released when the
+//                        leader, after the failure, waits for the last releases before it leaves
 //   ring_consumer_open   R18 a consumer role outside [0, Consumers)
 //   ring_release         R4 a role that releases a stage twice in one round, or a token of
 //                        another role; a token whose wait ran out releases nothing
@@ -20,6 +22,7 @@
 #include <ptxw/checked.h>
 #include <ptxw/clc/checks.h>
 #include <ptxw/clc/slot.h>
+#include <ptxw/detail/isa/mapa.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
@@ -50,22 +53,62 @@ __device__ void ring_checks_open(ring_checks<Depth>& c)
   }
 }
 
-// The scheduler's submitter, for its request number `step` into `stage`. `free_stage`: whether the
-// bounded wait for every consumer's release of the stage's previous response completed.
+// The consumer roles that have not released `stage` in its current round, in the first CTA that
+// has such roles among those the ring's answers go to (its rank in `rank`; in the cluster form each
+// CTA records its own consumers' releases, read here through distributed shared memory); none: 0.
+// `restart`: take the records and start the next round's (one atomic exchange per CTA).
+template <unsigned Depth, unsigned Consumers, class Receivers>
+__device__ ::cuda::std::uint32_t
+unreleased_roles(ring_checks<Depth>& c, ::cuda::std::uint32_t stage, bool restart, unsigned& rank)
+{
+  ::cuda::std::uint32_t missing = 0;
+  for (unsigned i = 0; i < destinations<Receivers>(); ++i)
+  {
+    const unsigned r            = destination_rank<Receivers>(i);
+    ::cuda::std::uint32_t* word = &(is_cluster<Receivers> ? in_cta(&c, r) : &c)->released[stage];
+    const ::cuda::std::uint32_t lacking = all_roles<Consumers> & ~(restart ? atomicExch(word, 0u) : atomicAdd(word, 0u));
+    if (missing == 0 && lacking != 0)
+    {
+      missing = lacking;
+      rank    = r;
+    }
+  }
+  return missing;
+}
+
+// Where a report about a stage of CTA `rank` points: the stage's shared-memory address, in the
+// cluster form its shared::cluster address (mapa), which names the CTA.
+template <class Receivers>
+__device__ ::cuda::std::uint32_t stage_in_cta(::cuda::std::uint32_t address, unsigned rank)
+{
+  if constexpr (is_cluster<Receivers>)
+  {
+    return ::ptxw::detail::isa::mapa_shared_cluster(address, rank);
+  }
+  else
+  {
+    (void) rank;
+    return address;
+  }
+}
+
+// The scheduler's submitter, for its request number `step` into `stage`. `leads`: its CTA submits
+// (in the cluster form only the leader's; the others arm their own copy of the stage). `free_stage`:
+// whether the bounded wait for every consumer's release of the stage's previous response completed.
 //
 // Every request that goes ahead -- a block or a failure (R1, R4) -- starts the stage's next round,
-// whose consumers read it and release it: one atomic exchange both takes the releases recorded for
-// the round that ends and starts the new round's record. A release's record is written before its
-// arrival on the empty barrier (release semantics), and the exchange comes after the scheduler's
-// wait on that barrier: acquired where the wait completed; where it ran out, a read-modify-write,
-// which sees every record written before it. No release of the new round can come before the
-// exchange: a consumer releases only a response it read (a wait that ran out arrives nowhere), and
-// the new round's response is written after it. Left unreset where a request answers with a
-// failure, the roles that did release the ended round would be reported for releasing the failure
-// "twice in a round".
-template <unsigned Depth, unsigned Consumers>
+// whose consumers read it and release it: one atomic exchange per receiving CTA both takes the
+// releases recorded for the round that ends and starts the new round's record. A release's record
+// is written before its arrival on the empty barrier (release semantics), and the exchange comes
+// after the scheduler's wait on that barrier: acquired where the wait completed; where it ran out,
+// a read-modify-write, which sees every record written before it. No release of the new round can
+// come before the exchange: a consumer releases only a response it read (a wait that ran out
+// arrives nowhere), and the new round's response is written after it. Left unreset where a request
+// answers with a failure, the roles that did release the ended round would be reported for
+// releasing the failure "twice in a round".
+template <unsigned Depth, unsigned Consumers, class Receivers>
 __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
-                                       ::cuda::std::uint32_t step, bool free_stage, const checked::sink* sink)
+                                       ::cuda::std::uint32_t step, bool leads, bool free_stage, const checked::sink* sink)
 {
   if (atomicMax(&c.claimed, step + 1) >= step + 1)
   {
@@ -73,7 +116,8 @@ __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint3
                     " (a second ring scheduler requests the same step; detail: the step)");
     return verdict::drop;
   }
-  const ::cuda::std::uint32_t released = atomicExch(&c.released[stage], 0u); // the ended round's; this round's start
+  unsigned rank                        = 0;
+  const ::cuda::std::uint32_t missing = leads ? unreleased_roles<Depth, Consumers, Receivers>(c, stage, true, rank) : 0u;
   if (atomicAdd(&c.failed, 0u) != 0)
   {
     checked::report(sink, rule::failed_request, address, step, stage,
@@ -82,12 +126,26 @@ __device__ verdict ring_before_request(ring_checks<Depth>& c, ::cuda::std::uint3
   }
   if (!free_stage)
   {
-    checked::report(sink, rule::one_observation, address, step, all_roles<Consumers> & ~released,
+    checked::report(sink, rule::one_observation, stage_in_cta<Receivers>(address, rank), step, missing,
                     " (a ring stage some consumer never released; phase: the request, stage = phase % Depth; "
-                    "detail: a bit per consumer role that did not release)");
+                    "detail: a bit per consumer role that did not release; in the cluster form the address is the "
+                    "stage's shared::cluster address in the CTA of those roles)");
     return verdict::fail;
   }
   return verdict::submit;
+}
+
+// The cluster form's leader, whose wait for the last releases of `stage` after the failure ran
+// out. Only its own CTA's record is read: another CTA may have left after it read the failure.
+template <unsigned Depth, unsigned Consumers, class Receivers>
+__device__ void ring_unreleased(ring_checks<Depth>& c, ::cuda::std::uint32_t address, ::cuda::std::uint32_t stage,
+                                ::cuda::std::uint32_t step, const checked::sink* sink)
+{
+  unsigned rank                        = 0;
+  const ::cuda::std::uint32_t missing = unreleased_roles<Depth, Consumers, cta_t>(c, stage, false, rank);
+  checked::report(sink, rule::one_observation, address, step, missing,
+                  " (a ring stage some consumer never released before the ring ended; detail: a bit per consumer "
+                  "role of the leader CTA that did not release, 0 where they are another CTA's)");
 }
 
 template <unsigned Depth>

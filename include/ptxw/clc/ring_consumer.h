@@ -94,32 +94,45 @@ public:
     return token(raw, stage, at, role(), read, h_->ctx_.sink);
   }
 
-  // Every lane of the warp, with the token its wait() returned: one lane arrives on the stage's
-  // empty barrier for the warp (release semantics), after every lane's read (__syncwarp). Checked
-  // mode records the release before that arrival, and a token whose wait ran out (R5, R6: it read
-  // nothing) releases nothing: its arrival would complete the stage's release of the round before.
+  // Every lane of the warp, with the token its wait() returned. In the CTA form one lane arrives on
+  // the stage's empty barrier for the warp (release semantics), after every lane's read
+  // (__syncwarp). In the cluster form every lane arrives on the leader CTA's (release.cluster, a
+  // count of 32 per warp): the leader then writes into this CTA, and each lane's own release puts
+  // its read before that write without leaning on the warp barrier's ordering across CTAs, as
+  // CUTLASS's PipelineCLCFetchAsync releases per thread (and compute-sanitizer's racecheck checks).
+  // Checked mode records the release once for the warp before the arrivals, and a token whose wait
+  // ran out (R5, R6: it read nothing) releases nothing: its arrival would complete the stage's
+  // release of the round before.
   __device__ void release(token&& t)
   {
     if constexpr (Handle::target_ok)
     {
       Handle& h = *h_;
       __syncwarp();
-      if (elect_one<receivers>())
-      {
 #if PTXW_CHECKED
-        if (!valid_
-            || !detail::ring_release(h.s_->checks, h.stage_address(t.stage_), t.stage_, t.step_, role_, t.role_, t.live_,
-                                     t.read_, h.ctx_.sink))
-        {
-          t.live_ = false;
-          return;
-        }
+      const unsigned lanes = __activemask();
+      const unsigned first = static_cast<unsigned>(__ffs(lanes) - 1);
+      bool arrive          = false;
+      if (ptx::get_sreg_laneid() == first)
+      {
+        arrive = valid_
+              && detail::ring_release(h.s_->checks, h.stage_address(t.stage_), t.stage_, t.step_, role_, t.role_,
+                                      t.live_, t.read_, h.ctx_.sink);
+      }
+      t.live_ = false;
+      if (!__shfl_sync(lanes, arrive, first))
+      {
+        return;
+      }
 #endif
+      if constexpr (detail::is_cluster<receivers>)
+      {
+        h.s_->empty[t.stage_].remote(cta_rank{0}).arrive();
+      }
+      else if (elect_one<receivers>())
+      {
         h.s_->empty[t.stage_].arrive();
       }
-#if PTXW_CHECKED
-      t.live_ = false;
-#endif
     }
   }
   template <class T>

@@ -63,6 +63,34 @@ class ring_scheduler
     return st_.steps();
   }
 
+  // The cluster form's leader, after the failure: waits for every stage's last release, the
+  // failure's included, so that no consumer of another CTA arrives on its empty barriers after
+  // the leader has left (distributed shared memory of a CTA that exited must not be touched).
+  // Stages never requested into complete at once: their wait is for the phase before the first.
+  // `report`: false where checked mode answered the failure itself after a report of its own,
+  // whose consequence a release that never comes is.
+  __device__ void drain(const ring_submitter& sub, bool report)
+  {
+    Handle& h = *h_;
+    for (unsigned i = 0; i < Handle::stages; ++i)
+    {
+      const ::cuda::std::uint32_t stage = st_.index();
+      if (!h.wait_parity(h.s_->empty[stage], st_.parity()))
+      {
+#if PTXW_CHECKED
+        if (sub.won_ && report)
+        {
+          detail::ring_unreleased<Handle::stages, Handle::consumers, typename Handle::receivers_type>(
+            h.s_->checks, h.stage_address(stage), stage, step(), h.ctx_.sink);
+        }
+#endif
+        break; // one report; every later wait would run out as well
+      }
+      st_.advance();
+    }
+    (void) sub, (void) report;
+  }
+
 public:
   PTXW_REFUSED(PTXW_RULE(R6) "a ring scheduler owns its place in the ring and cannot be copied; pass it by "
                "reference")
@@ -81,14 +109,17 @@ public:
       Handle& h                         = *h_;
       const ::cuda::std::uint32_t stage = st_.index();
       auto& slot                        = h.s_->stage[stage];
-      const bool free_stage             = h.wait_parity(h.s_->empty[stage], st_.parity());
-      detail::verdict v                 = free_stage ? detail::verdict::submit : detail::verdict::fail;
+      // Only the submitting CTA waits for the releases: in the cluster form every CTA's consumers
+      // release to the leader, and another CTA's scheduler only arms its own copy of the stage,
+      // which its read of the stage's last answer has already seen complete.
+      const bool free_stage = !Handle::leads() || h.wait_parity(h.s_->empty[stage], st_.parity());
+      detail::verdict v     = free_stage ? detail::verdict::submit : detail::verdict::fail;
 #if PTXW_CHECKED
       v = detail::verdict::drop;
       if (sub.won_)
       {
-        v = detail::ring_before_request<Handle::stages, Handle::consumers>(h.s_->checks, h.stage_address(stage), stage,
-                                                                           step(), free_stage, h.ctx_.sink);
+        v = detail::ring_before_request<Handle::stages, Handle::consumers, typename Handle::receivers_type>(
+          h.s_->checks, h.stage_address(stage), stage, step(), Handle::leads(), free_stage, h.ctx_.sink);
       }
 #endif
       // The lanes' reads of this stage's last response before the submitter's write into it.
@@ -129,6 +160,10 @@ public:
         detail::ring_note_failure(h.s_->checks);
       }
 #endif
+      if (!canceled && detail::is_cluster<typename Handle::receivers_type> && Handle::leads())
+      {
+        drain(sub, v == detail::verdict::submit);
+      }
     }
     return canceled;
   }

@@ -22,6 +22,16 @@ inline constexpr bool consumer_count_in_range = Consumers >= 1 && Consumers <= 3
 // A backend that keeps the state of its requests in the slot (counter_t: the indices it claimed
 // and has not handed out yet, its claims' pace). A ring passes it on from stage to stage: each
 // stage keeping its own would end the ring at one stage's failure with indices left in another's.
+// The empty barrier's arrival count: one per consumer warp that reads the stage. In the cluster
+// form the leader CTA's empty barrier is the one waited for, and every lane of the consumer warps
+// of every CTA of the cluster releases to it (ring_consumer::release says why every lane; the
+// answer overwrites every CTA's copy of the stage).
+template <unsigned Consumers, class Receivers>
+__device__ ::cuda::std::uint32_t releases_per_stage()
+{
+  return is_cluster<Receivers> ? Consumers * 32u * destinations<Receivers>() : Consumers;
+}
+
 template <class Backend>
 inline constexpr bool requests_keep_slot_state = ::ptxw::detail::is_same_v<Backend, counter_t>;
 
@@ -60,9 +70,8 @@ class ring
   static_assert(detail::consumer_count_in_range<Consumers>,
                 PTXW_RULE(R18) "a cluster launch control ring is read by 1 to 32 consumer warps (the template "
                 "argument Consumers): a stage nobody releases is never requested into again");
-  static_assert(::ptxw::detail::is_same_v<Receivers, cta_t>,
-                PTXW_RULE(R10) "a cluster launch control ring's responses go to ptxw::clc::cta_t; for a cluster "
-                "use for_each_canceled_cluster or a clc::slot<cluster_t>");
+  static_assert(::ptxw::detail::is_same_v<Receivers, cta_t> || ::ptxw::detail::is_same_v<Receivers, cluster_t>,
+                PTXW_RULE(R10) "a cluster launch control ring's responses go to ptxw::clc::cta_t or cluster_t");
 
   detail::ring_storage<detail::ring_stages<Depth>, Receivers> storage_;
 

@@ -33,25 +33,27 @@ public:
   PTXW_REFUSED(PTXW_RULE(R2) "a ptxw::clc::ring_block comes only from a ring token's decode()")
   ring_block(T&&);
 
+  // The first CTA of the block (in the cluster form: of the cluster) the response canceled.
   __device__ uint3 first_ctaid() const noexcept
   {
     return first_;
   }
+  // This CTA's block: in the cluster form the first CTA plus this CTA's position in its cluster (R8).
   __device__ uint3 ctaid() const noexcept
   {
-    return first_;
+    return detail::own_ctaid<Receivers>(first_);
   }
   __device__ unsigned x() const noexcept
   {
-    return first_.x;
+    return ctaid().x;
   }
   __device__ unsigned y() const noexcept
   {
-    return first_.y;
+    return ctaid().y;
   }
   __device__ unsigned z() const noexcept
   {
-    return first_.z;
+    return ctaid().z;
   }
 };
 
@@ -96,19 +98,19 @@ public:
   }
   __device__ uint3 ctaid() const
   {
-    return get();
+    return detail::own_ctaid<Receivers>(get());
   }
   __device__ unsigned x() const
   {
-    return get().x;
+    return ctaid().x;
   }
   __device__ unsigned y() const
   {
-    return get().y;
+    return ctaid().y;
   }
   __device__ unsigned z() const
   {
-    return get().z;
+    return ctaid().z;
   }
 };
 
