@@ -32,6 +32,9 @@
 // likely the same sub-partition's FP64 pipes stay idle in every CTA), so compare the ring with the
 // three-warp rows, and read the four-warp rows as the price of the scheduler warp.
 //
+// Each workload is compared twice: with the tile function inlined into every contender, and behind
+// a call (Called below), where every contender runs the same machine code a tile.
+//
 // Depths 1, 2 and 4: the scheduler requests into a stage as soon as every role released it, and
 // the roles release a stage when they have read it, before their work, so a CTA holds Depth
 // blocks beyond the one at work -- Depth 1 is the queue's one claim ahead; a deeper ring lets the
@@ -121,6 +124,21 @@ struct Mandel
       const int i       = static_cast<int>((py << e.width_log2) | px);
       e.out[i] += e.iterations(i) + 1u;
     }
+  }
+};
+
+// The same work behind a call: the tile function compiled once, apart from the contender's loop.
+// Inlined, ptxas schedules the tile's inner loop inside each contender's own code, and does not
+// schedule it alike in all of them (in the ring's kernel it reloads kernel parameters into uniform
+// registers every iteration of the Mandelbrot loop, where the others keep them loaded); behind the
+// call every contender runs the same machine code a tile and only the scheduling differs.
+template <class Work>
+struct Called
+{
+  Work work;
+  __device__ __noinline__ void operator()(unsigned t, unsigned w, unsigned of) const
+  {
+    work(t, w, of);
   }
 };
 
@@ -391,13 +409,16 @@ public:
     ptxw_bench::upload(d_x, x);
     d_y.reserve(rows);
     const Csr m{d_row_start.get(), d_col.get(), d_val.get(), d_x.get(), d_y.get(), rows};
-    char title[160];
-    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, %u tiles of %u rows", rows, nnz, tiles,
-                  kTileRows);
+    char title[200];
+    const auto output = [&] { return ptxw_bench::download(d_y.get(), rows); };
     // A row that no run wrote keeps the NaNs of 0xff bytes, and differs from the reference.
-    return compare(
-      title, m, tiles, [&] { return ptxw_bench::download(d_y.get(), rows); },
-      [&] { PTXW_BENCH_CHECK(cudaMemset(d_y.get(), 0xff, rows * sizeof(float))); });
+    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_y.get(), 0xff, rows * sizeof(float))); };
+    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, %u tiles of %u rows, the tile inlined",
+                  rows, nnz, tiles, kTileRows);
+    const int wrong = compare(title, m, tiles, output, clear);
+    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, %u tiles of %u rows, the tile a call",
+                  rows, nnz, tiles, kTileRows);
+    return compare(title, Called<Csr>{m}, tiles, output, clear) | wrong;
   }
 
   int mandelbrot()
@@ -413,12 +434,15 @@ public:
     Mandel f{real_work::make_escape_time(v, log2n), tiles_x};
     f.e.out = d_out.get();
     char title[256];
-    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u", v.title, side, side, tiles, kTileSide,
-                  kTileSide);
+    const auto output = [&] { return ptxw_bench::download(d_out.get(), pixels); };
     // out += iterations + 1 from zero: a pixel skipped stays 0, one run twice doubles.
-    const int wrong = compare(
-      title, f, tiles, [&] { return ptxw_bench::download(d_out.get(), pixels); },
-      [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); });
+    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); };
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile inlined", v.title, side, side,
+                  tiles, kTileSide, kTileSide);
+    int wrong = compare(title, f, tiles, output, clear);
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile a call", v.title, side, side,
+                  tiles, kTileSide, kTileSide);
+    wrong |= compare(title, Called<Mandel>{f}, tiles, output, clear);
     // The image's statistics from the reference output. image_stats() (sum_and_max(), a kernel)
     // reads a device array: it is given d_out, not a copy on the host -- a host vector's data()
     // there made sum_max_kernel read host memory, an illegal memory access on the H200 (reported

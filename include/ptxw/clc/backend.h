@@ -10,9 +10,10 @@
 //   grid(state)                the grid whose blocks are handed out, in blocks
 //   start(slot, state, sink)   collective, once per CTA: does this CTA run (or was it canceled)?
 //   owns_block()               whether the CTA's own blockIdx is its first block
-//   request(slot, state, submit, fail)
+//   request<claims>(slot, state, submit, fail)
 //                              the submitter's warp; where `submit` (the CTA's submitter): ask for the
-//                              next block (fail: checked mode wants a failure response instead)
+//                              next block (fail: checked mode wants a failure response instead);
+//                              claims: how many indices a claim may take (below)
 //   receive(slot, state, ph, out, wait)
 //                              every reader: wait(bar, ph) for the phase, read the response once
 //   canceled(r), first(r)      decode a response
@@ -56,6 +57,19 @@ struct launch_plan
   ::cuda::std::uint32_t epoch; // this launch; never 0
   ::cuda::std::uint32_t spurious; // injected failures, of 2^32 requests
   ::cuda::std::uint32_t seed;
+};
+
+// How many indices a software backend's request may claim at once. `batched`: the claim engine's
+// ranges (ptxw/detail/claim.h), for a loop whose one request ahead leaves the claim's atomic in the
+// way of short blocks. `one`: a single index a request, for the response ring, whose scheduler
+// requests Depth responses ahead -- the atomic's latency is hidden already, and a range would only
+// be blocks one CTA holds back from the others (on work whose cost changes abruptly from one index
+// to the next, as a fractal's tiles at the set's edge, a range of cheap-looking indices turns out
+// long). The hardware and the emulation claim one block a request either way.
+enum class claims
+{
+  batched,
+  one
 };
 
 // What a name that is no backend gets (after context's R10 error): nothing runs, nothing else fails.

@@ -99,14 +99,14 @@ struct backend<counter_t> : software_decode
   }
 
   // Every CTA's submitter arms its barrier; rank 0's also takes the next index (take()).
-  template <class Receivers>
+  template <claims Claims = claims::batched, class Receivers>
   __device__ void request(slot_storage<Receivers>& s, const state& st, bool submit, bool fail)
   {
     if (submit)
     {
       s.bar.arrive(ptx::sem_relaxed, typename decltype(s.bar)::scope_type{});
     }
-    take(s.batch, st, submit & (!is_cluster<Receivers> || cluster_rank<Receivers>() == 0), fail);
+    take<Claims>(s.batch, st, submit & (!is_cluster<Receivers> || cluster_rank<Receivers>() == 0), fail);
   }
 
   template <class Receivers, class Wait>
@@ -246,13 +246,21 @@ private:
   // result is consumed in resolve(), after the work. Straight-line code for the submitter's warp,
   // the claim predicated: a branch around it would end in a copy of its result, where the compiler
   // would wait for it before the work.
+  template <claims Claims>
   __device__ void take(batch_state& b, const state& st, bool serve, bool fail)
   {
     const bool open                  = serve & !fail & (stealable_ != 0);
     const ::cuda::std::uint32_t left = b.left;
     const bool from_counter          = open & (left == 0);
     // The pace is measured over every index handed out since the last claim: the whole last claim.
-    taken_ = from_counter ? b.pace.size(b.claimed, stealable_ - b.next, launched_, 32u) : 1u;
+    if constexpr (Claims == claims::one)
+    {
+      taken_ = 1u;
+    }
+    else
+    {
+      taken_ = from_counter ? b.pace.size(b.claimed, stealable_ - b.next, launched_, 32u) : 1u;
+    }
     claim::issue(from_counter, st.cursor, taken_, claim_); // output only: read where pending_ says so
     if (open & (left != 0))
     {

@@ -110,8 +110,9 @@ struct backend<emulated_t> : software_decode
     return s.started != 0;
   }
 
-  // The next candidate's response, through the async proxy (request_async: fence, arm).
-  template <class Receivers>
+  // The next candidate's response, through the async proxy (request_async: fence, arm). One
+  // cluster a request.
+  template <claims = claims::batched, class Receivers>
   __device__ void request(slot_storage<Receivers>& s, const state& st, bool submit, bool fail)
   {
     request_async(s, submit, fail, [&] { deliver(s, st, steal(st)); });

@@ -68,8 +68,8 @@ struct backend<hardware_t>
     return true;
   }
 
-  // try_cancel, or its multicast form for a cluster (request_async: fence, arm).
-  template <class Receivers, class State>
+  // try_cancel, or its multicast form for a cluster (request_async: fence, arm). One block a request.
+  template <claims = claims::batched, class Receivers, class State>
   __device__ void request(slot_storage<Receivers>& s, const State&, bool submit, bool fail)
   {
     request_async(s, submit, fail, [&] {

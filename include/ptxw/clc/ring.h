@@ -48,9 +48,9 @@
 // would have to reach every role past the failure (docs/clc-ring.md, "Performance").
 //
 // Backends (ptxw/clc/backends.h) are used through their interface (ptxw/clc/backend.h): the
-// hardware (sm_100+), the faithful emulation and counter_t (sm_90+). counter_t keeps the indices
-// it claimed and not yet handed out in the slot; the ring passes them on from stage to stage, so
-// that the scheduler's failure means the grid ran out.
+// hardware (sm_100+), the faithful emulation and counter_t (sm_90+). On counter_t each request
+// claims one index (claims::one, ptxw/clc/backend.h): the scheduler's lookahead hides the claim,
+// and a range of indices would be blocks the CTA holds back from the others.
 //
 // Checked mode (ptxw/clc/ring_checks.h): the scheduler's wait for a release is bounded and a stage
 // some consumer never released is reported (R4, with the stage and the roles that did not release)

@@ -124,7 +124,8 @@ public:
 #endif
       // The lanes' reads of this stage's last response before the submitter's write into it.
       __syncwarp();
-      h.backend_.request(slot, h.ctx_.state, sub.won_ && v != detail::verdict::drop, v == detail::verdict::fail);
+      h.backend_.template request<detail::claims::one>(slot, h.ctx_.state, sub.won_ && v != detail::verdict::drop,
+                                                      v == detail::verdict::fail);
 #if PTXW_CHECKED
       if (sub.won_ && v != detail::verdict::drop)
       {
@@ -144,13 +145,6 @@ public:
         }
 #endif
         raw = detail::failure_response();
-      }
-      if constexpr (detail::requests_keep_slot_state<detail::resolve_t<typename Handle::backend_type>> && Handle::stages > 1)
-      {
-        if (sub.won_)
-        {
-          h.s_->stage[stage + 1 == Handle::stages ? 0u : stage + 1].batch = slot.batch;
-        }
       }
       st_.advance();
       canceled = backend_impl::canceled(raw);

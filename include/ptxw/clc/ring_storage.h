@@ -19,9 +19,6 @@ inline constexpr unsigned ring_stages = ::ptxw::detail::stage_count_in_range<Dep
 template <unsigned Consumers>
 inline constexpr bool consumer_count_in_range = Consumers >= 1 && Consumers <= 32;
 
-// A backend that keeps the state of its requests in the slot (counter_t: the indices it claimed
-// and has not handed out yet, its claims' pace). A ring passes it on from stage to stage: each
-// stage keeping its own would end the ring at one stage's failure with indices left in another's.
 // The empty barrier's arrival count: one per consumer warp that reads the stage. In the cluster
 // form the leader CTA's empty barrier is the one waited for, and every lane of the consumer warps
 // of every CTA of the cluster releases to it (ring_consumer::release says why every lane; the
@@ -31,9 +28,6 @@ __device__ ::cuda::std::uint32_t releases_per_stage()
 {
   return is_cluster<Receivers> ? Consumers * 32u * destinations<Receivers>() : Consumers;
 }
-
-template <class Backend>
-inline constexpr bool requests_keep_slot_state = ::ptxw::detail::is_same_v<Backend, counter_t>;
 
 template <unsigned Depth, class Receivers>
 struct ring_storage

@@ -241,18 +241,21 @@ extern "C" __global__ void ref_hw_ring_d4(unsigned* out, clc::context<clc::hardw
 // SASS-NOT:   {{LDL|STL}}
 
 // counter_t: a consumer's wait and release arrive; the scheduler's one predicated claim on the
-// counter per range, the submitter's delivery of the response (a 16-byte store, then its release arrive), no
-// async proxy and no proxy fence anywhere.
+// counter per request, of one index (claims::one: no pace measured, no clock read), the
+// submitter's delivery of the response (a 16-byte store, then its release arrive), no async proxy
+// and no proxy fence anywhere.
 // PTX-LABEL: .entry counter_ring_d2(
-// PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol}}
-// PTX:       @p atom.relaxed.gpu.global.add.u64
+// PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol|%clock}}
+// PTX:       mov.{{u|b}}64 [[ONE:%rd[0-9]+]], 1;
+// PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol|%clock}}
+// PTX:       @p atom.relaxed.gpu.global.add.u64 {{%rd[0-9]+}}, [{{%rd[0-9]+}}], [[ONE]];
 // PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol}}
 // PTX:       st.shared.v4.u32
 // PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol|ld.shared|st.shared}}
 // PTX:       mbarrier.arrive.release.cta.shared::cta.b64
 // PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol}}
 // PTX-LABEL: .entry counter_ring_d4(
-// PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol}}
+// PTX-NOT:   {{cp.async|fence.proxy|clusterlaunchcontrol|%clock}}
 // PTX-LABEL: .entry emulated_ring_d2(
 
 
