@@ -4,8 +4,11 @@
 // from sm_100).
 // REQUIRES: mbarrier-tx
 // RUN: %nvcc -ptx -o /dev/null %s
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXHAUSTED_REQUEST %s 2>&1 | FileCheck %s --check-prefix=EXHAUSTED_REQUEST
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXHAUSTED_REQUEST_GENERIC %s 2>&1 | FileCheck %s --check-prefix=EXHAUSTED_REQUEST_GENERIC
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_EXHAUSTED_REQUEST -DCASE_EXHAUSTED_REQUEST_GENERIC %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefixes=EXHAUSTED_REQUEST,EXHAUSTED_REQUEST_GENERIC,CASES
+// The cases compile together, once: each is one error at its line (-DAG checks: nvcc reports
+// template instantiation errors at the end of the translation unit, out of source order), and
+// the total is the number of cases (the last line).
 //
 // Each case must fail with exactly one error, the ptxw one. Without a CASE the file compiles: the
 // failure callback may look at the exhausted handle and leave the loop.
@@ -41,8 +44,7 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
                     [&](ptxw::clc::exhausted<decltype(clc)>& done) {
                       if (ptxw::elected e = ptxw::elect_one())
                       {
-                        // EXHAUSTED_REQUEST: clc_r1_exhausted.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
-                        // EXHAUSTED_REQUEST: 1 error detected in the compilation of
+                        // EXHAUSTED_REQUEST-DAG: clc_r1_exhausted.cu([[#@LINE+1]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
                         done.request(e);
                       }
                     });
@@ -51,11 +53,12 @@ __global__ void clc_r1_exhausted(unsigned* out, ptxw::clc::context<> ctx)
 #if defined(CASE_EXHAUSTED_REQUEST_GENERIC)
   // A generic failure callback (auto&) is instantiated inside decode(); the error is still at the
   // line of the request.
-  // EXHAUSTED_REQUEST_GENERIC: clc_r1_exhausted.cu([[#@LINE+4]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
-  // EXHAUSTED_REQUEST_GENERIC: 1 error detected in the compilation of
+  // EXHAUSTED_REQUEST_GENERIC-DAG: clc_r1_exhausted.cu([[#@LINE+3]]): error: {{.*}} was declared unavailable ("ptxw: R1 failed request: this CTA observed a failed cancellation response; another try_cancel is undefined behaviour"
   (void) clc.wait().decode([&](auto block) { out[block.x()] = 3u; },
                     [&](auto& done) {
                       done.request(clc.elect());
                     });
 #endif
 }
+
+// CASES: 2 errors detected in the compilation of
