@@ -16,36 +16,10 @@
 #include <ptxw/clc.h>
 
 #include "Inputs/reference.h"
+#include "Inputs/ring_kernel.h"
 
 namespace ptx = cuda::ptx;
 namespace clc = ptxw::clc;
-
-__device__ constexpr unsigned kRoles = 3;
-
-// The warp-specialised kernel: warp 0 schedules, warps 1-3 consume; each role's lane 0 records the
-// blocks it ran.
-template <unsigned Depth, class Backend>
-__device__ void ring_kernel(unsigned* out, const clc::context<Backend>& ctx)
-{
-  __shared__ clc::ring<Depth, kRoles> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  r.consumer(warp - 1).for_each([&](dim3 b) {
-    if (threadIdx.x % 32 == 0)
-    {
-      out[b.x * kRoles + warp - 1] = b.x;
-    }
-  });
-}
 
 extern "C" __global__ void counter_ring_d1(unsigned* out, clc::context<clc::counter_t> ctx)
 {

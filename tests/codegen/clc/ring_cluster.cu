@@ -13,40 +13,17 @@
 
 #include <ptxw/clc.h>
 
+#include "Inputs/ring_kernel.h"
+
 namespace clc = ptxw::clc;
-
-__device__ constexpr unsigned kRoles = 3;
-
-template <class Backend>
-__device__ void ring_kernel(unsigned* out, const clc::context<Backend>& ctx)
-{
-  __shared__ clc::ring<2, kRoles, clc::cluster_t> ring;
-  auto r = clc::open(ring, ctx);
-  if (!r.started())
-  {
-    return;
-  }
-  const unsigned warp = threadIdx.x / 32;
-  if (warp == 0)
-  {
-    r.scheduler().run(r.elect());
-    return;
-  }
-  r.consumer(warp - 1).for_each([&](dim3 b) {
-    if (threadIdx.x % 32 == 0)
-    {
-      out[b.x * kRoles + warp - 1] = b.x;
-    }
-  });
-}
 
 extern "C" __global__ void __cluster_dims__(2, 1, 1) counter_ring_cluster(unsigned* out, clc::context<clc::counter_t> ctx)
 {
-  ring_kernel(out, ctx);
+  ring_kernel<2, clc::cluster_t>(out, ctx);
 }
 extern "C" __global__ void __cluster_dims__(2, 1, 1) emulated_ring_cluster(unsigned* out, clc::context<clc::emulated_t> ctx)
 {
-  ring_kernel(out, ctx);
+  ring_kernel<2, clc::cluster_t>(out, ctx);
 }
 
 // Both backends: the inits published to the cluster before any role runs; the waits at cluster
