@@ -55,11 +55,23 @@ struct Counters
   unsigned out_of_range; // an in-bounds tile whose m or n is outside its problem: a decoding bug
 };
 
+// The ring a policy reads: the dynamic policy's receivers (the static policy's is unused).
+template <class Policy>
+struct ring_of
+{
+  using type = clc::tile_ring<2, kRoles>;
+};
+template <class B, class R>
+struct ring_of<clc::dynamic_tiles<B, R>>
+{
+  using type = clc::tile_ring<2, kRoles, R>;
+};
+
 template <class Policy>
 __global__ void count_tiles(TileIndex idx, unsigned* hits, RoleLog* logs, Counters* counters,
                             clc::tile_schedule<Policy> sched)
 {
-  __shared__ clc::tile_ring<2, kRoles> ring;
+  __shared__ typename ring_of<Policy>::type ring;
   auto tiles = clc::open(ring, sched);
   if (!tiles.started())
   {
@@ -370,10 +382,14 @@ TEST(TileSchedulerHost, ClusterThatDoesNotDivideTheGridIsRefused)
   plan.check_static_grid(4);
 }
 
-TEST(TileSchedulerHost, DynamicPolicyWithClustersIsRefused)
+TEST(TileSchedulerHost, DynamicPolicyOfCtasWithClustersIsRefused)
 {
   const clc::tile_plan plan({{1000, 1000}}, {128, 128}, clc::raster::along_n, {1}, {1, 2});
-  expect_rule("ptxw: R10", [&] { plan.check_dynamic(); });
+  expect_rule("ptxw: R10", [&] { plan.check_dynamic(false); });
+  plan.check_dynamic(true);
+  const clc::tile_plan flat({{1000, 1000}}, {128, 128});
+  flat.check_dynamic(false);
+  flat.check_dynamic(true);
 }
 
 // Empty problems are allowed; a list of only empty ones has no unit.
@@ -440,6 +456,9 @@ const Case kCases[] = {
   {"EmulatedZipfAlongNSwizzle8Fail10", Policy::emulated, Problems::zipf, N, 8, {1, 1}, 0, 0.10},
   {"EmulatedZipfAlongMSwizzle2Fail50", Policy::emulated, Problems::zipf, M, 2, {1, 1}, 0, 0.50},
   {"EmulatedEmpty", Policy::emulated, Problems::empty, M, 1, {1, 1}, 0, 0.0},
+  {"CounterZipfCluster2x1", Policy::counter, Problems::zipf, N, 2, {2, 1}, 0, 0.0},
+  {"CounterOneCluster2x2", Policy::counter, Problems::one, M, 4, {2, 2}, 0, 0.0},
+  {"EmulatedZipfCluster1x2Fail10", Policy::emulated, Problems::zipf, M, 4, {1, 2}, 0, 0.10},
 };
 
 constexpr clc::tile_shape kTile{32, 32};
@@ -467,7 +486,8 @@ void launch(clc::tile_launch<P>& l, const TileIndex& idx, unsigned* hits, RoleLo
 
 TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
 {
-  const Case& c = GetParam();
+  const Case& c        = GetParam();
+  const bool clustered = c.cluster.m * c.cluster.n > 1;
   std::vector<clc::problem_shape> problems =
     c.problems == Problems::one ? one_problem() : c.problems == Problems::zipf ? zipf_problems() : empty_problems();
   const Reference ref = reference(problems, kTile);
@@ -514,10 +534,26 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
       }
       break;
     case Policy::counter:
-      go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::counter_t>>, dim3(kThreads), 0, 0, diag.device_sink()));
+      if (clustered)
+      {
+        go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::counter_t, clc::cluster_t>>, dim3(kThreads), 0, 0,
+                         diag.device_sink()));
+      }
+      else
+      {
+        go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::counter_t>>, dim3(kThreads), 0, 0, diag.device_sink()));
+      }
       break;
     case Policy::emulated:
-      go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::emulated_t>>, dim3(kThreads), 0, 0, diag.device_sink()));
+      if (clustered)
+      {
+        go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::emulated_t, clc::cluster_t>>, dim3(kThreads), 0, 0,
+                         diag.device_sink()));
+      }
+      else
+      {
+        go(tiles.prepare(count_tiles<clc::dynamic_tiles<clc::emulated_t>>, dim3(kThreads), 0, 0, diag.device_sink()));
+      }
       break;
     }
     PTXW_LAUNCH_OK();
@@ -572,7 +608,7 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
     {
       // A CTA that runs has its own unit first, so the CTAs that saw a tile are those that ran.
       EXPECT_EQ(host_counters[0].prologues, ran) << "a prologue in a CTA that did not run, or none in one that did";
-      EXPECT_LT(ran, probe.units()) << "every unit ran in a CTA of its own: nothing came through the ring";
+      EXPECT_LT(ran, probe.units() * ctas_per_unit) << "every unit ran in a CTA (cluster) of its own: nothing came through the ring";
     }
     if (c.policy == Policy::emulated && c.spurious > 0)
     {
@@ -606,6 +642,9 @@ TEST_F(TileSchedulerPrepare, BadLaunchesThrowBeforeLaunching)
   expect_rule("ptxw: R10", [&] {
     (void) clustered.prepare(count_tiles<clc::dynamic_tiles<clc::counter_t>>, dim3(kThreads));
   });
+  const auto in_clusters = clustered.prepare_dynamic<clc::counter_t, clc::cluster_t>();
+  EXPECT_EQ(in_clusters.cluster.x, 2u) << "a dynamic schedule of a 2 x 1 cluster shape launches in clusters of 2";
+  EXPECT_EQ(in_clusters.grid.x % 2u, 0u);
   clc::tile_scheduler small({{1000, 1000}}, kTile, N, {1}, {1, 1}, 4);
   expect_rule("ptxw: ", [&] { // the emulation holds 4 units of 256
     (void) small.prepare(count_tiles<clc::dynamic_tiles<clc::emulated_t>>, dim3(kThreads));

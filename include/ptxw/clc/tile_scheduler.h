@@ -5,11 +5,12 @@
 //   static_tiles        CTA (cluster) c of G takes units c, c + G, c + 2G, ... of a persistent launch
 //                       of as many CTAs as the GPU holds at once: no communication, each role
 //                       computes the sequence itself (CUTLASS's PersistentTileSchedulerSm90);
-//   dynamic_tiles<B>    one block per unit, handed out by cluster launch control: the hardware on
-//                       sm_100 and newer (one try_cancel per tile), counter_t or the faithful
-//                       emulation on Hopper (ptxw/clc/backends.h) -- through clc::ring, so that one
-//                       scheduler warp requests ahead and every role reads the same tiles in the same
-//                       order (CUTLASS's PersistentTileSchedulerSm100 with PipelineCLCFetchAsync).
+//   dynamic_tiles<B>    one block per unit (dynamic_tiles<B, cluster_t>: one cluster), handed out
+//                       by cluster launch control: the hardware on sm_100 and newer (one try_cancel
+//                       per tile), counter_t or the faithful emulation on Hopper
+//                       (ptxw/clc/backends.h) -- through clc::ring, so that one scheduler warp
+//                       requests ahead and every role reads the same tiles in the same order
+//                       (CUTLASS's PersistentTileSchedulerSm100 with PipelineCLCFetchAsync).
 //
 //   template <class Policy>
 //   __global__ void gemm(params p, ptxw::clc::tile_schedule<Policy> sched)   // 1 + 3 warps
@@ -27,10 +28,12 @@
 // unit of the space goes to exactly one CTA (cluster). The host side -- the space's prefix sums and
 // dividers, the validation of the problem list, the launch -- is ptxw/host/tile_scheduler.h.
 //
-// The dynamic policy inherits the ring's rules and checked-mode reports (docs/clc-ring.md); it
-// hands out single CTAs (the ring's responses go to cta_t), so its spaces have no cluster shape.
-// The static policy's only run-time rule is the launch (R14): a one-dimensional grid in clusters of
-// the space's cluster shape, which checked mode verifies once per launch.
+// The dynamic policy inherits the ring's rules and checked-mode reports (docs/clc-ring.md). A space
+// with a cluster shape is scheduled by the ring's cluster form: dynamic_tiles<Backend, cluster_t>
+// and a tile_ring<Depth, Consumers, cluster_t>, one answer a cluster, each CTA the tile of its rank
+// (R10 where the ring and the policy disagree, at compile time; where the space's cluster shape and
+// the policy do, at prepare()). Both policies' run-time rule is the launch (R14): a one-dimensional
+// grid in clusters of the space's cluster shape, which checked mode verifies once per launch.
 #pragma once
 
 #include <ptxw/checked.h>
@@ -47,10 +50,13 @@ namespace clc {
 // The policies: which of the two schedules a kernel's tile_schedule parameter carries.
 struct static_tiles
 {};
-template <class Backend = automatic_t>
+template <class Backend = automatic_t, class Receivers = cta_t>
 struct dynamic_tiles
 {
-  using backend_type = Backend;
+  static_assert(::ptxw::detail::is_same_v<Receivers, cta_t> || ::ptxw::detail::is_same_v<Receivers, cluster_t>,
+                PTXW_RULE(R10) "dynamic_tiles hands out CTAs (cta_t) or clusters (cluster_t)");
+  using backend_type   = Backend;
+  using receivers_type = Receivers;
 };
 
 // The kernel parameter: the tile space and what the policy needs beyond it. Made by
@@ -65,8 +71,8 @@ struct tile_schedule<static_tiles>
   const checked::sink* sink; // where checked mode reports (R14); null: print and trap
 };
 
-template <class Backend>
-struct tile_schedule<dynamic_tiles<Backend>>
+template <class Backend, class Receivers>
+struct tile_schedule<dynamic_tiles<Backend, Receivers>>
 {
   static_assert(detail::is_backend<Backend>, PTXW_RULE(R10) "the backend of dynamic_tiles is ptxw::clc::automatic_t, "
                                                             "hardware_t, emulated_t, counter_t or one with a "
@@ -78,13 +84,14 @@ struct tile_schedule<dynamic_tiles<Backend>>
 };
 
 // The shared memory of a tile scheduler: the response ring of the dynamic policy (Depth stages,
-// Consumers consumer warps; both 1 to 32, R18). The static policy does not touch it.
-template <unsigned Depth, unsigned Consumers>
+// Consumers consumer warps; both 1 to 32, R18), in the cluster form for dynamic_tiles<B, cluster_t>.
+// The static policy does not touch it.
+template <unsigned Depth, unsigned Consumers, class Receivers = cta_t>
 class tile_ring
 {
-  ring<Depth, Consumers> ring_;
+  ring<Depth, Consumers, Receivers> ring_;
 
-  template <unsigned D, unsigned C, class B>
+  template <unsigned D, unsigned C, class B, class R>
   friend class dynamic_tile_handle;
 };
 
@@ -245,8 +252,8 @@ public:
   }
 };
 
-template <unsigned Depth, unsigned Consumers>
-__device__ static_tile_handle open(tile_ring<Depth, Consumers>&, const tile_schedule<static_tiles>& sched)
+template <unsigned Depth, unsigned Consumers, class Receivers>
+__device__ static_tile_handle open(tile_ring<Depth, Consumers, Receivers>&, const tile_schedule<static_tiles>& sched)
 {
   return static_tile_handle(sched);
 }
@@ -257,6 +264,8 @@ __device__ static_tile_handle open(tile_ring<Depth, Consumers>&, const tile_sche
 template <class RingHandle>
 class dynamic_tile_consumer
 {
+  static constexpr bool clustered = detail::is_cluster<typename RingHandle::receivers_type>;
+
   RingHandle* h_;
   ring_consumer<RingHandle> c_;
   const tile_space* s_;
@@ -264,7 +273,7 @@ class dynamic_tile_consumer
   tile_cursor cursor_;
   bool own_ = true; // the CTA's own block is its first unit
 
-  template <unsigned D, unsigned C, class B>
+  template <unsigned D, unsigned C, class B, class R>
   friend class dynamic_tile_handle;
 
   __device__ dynamic_tile_consumer(RingHandle& h, unsigned role, const tile_space& s, const checked::sink* sink)
@@ -274,6 +283,21 @@ class dynamic_tile_consumer
       , sink_(sink)
       , cursor_(s)
   {}
+
+  // The unit of a block index that is its cluster's first CTA (a unit a cluster, blocks in x), and
+  // this CTA's tile of it: the cluster form's CTAs take the tiles of their ranks.
+  __device__ tile unit_at(::cuda::std::uint32_t first_block)
+  {
+    if constexpr (clustered)
+    {
+      const ::cuda::std::uint32_t ctas_log = s_->log_cluster_m + s_->log_cluster_n;
+      return cursor_.at(*s_, first_block >> ctas_log, ptx::get_sreg_cluster_ctarank());
+    }
+    else
+    {
+      return cursor_.at(*s_, first_block);
+    }
+  }
 
 public:
   dynamic_tile_consumer(const dynamic_tile_consumer&)            = delete;
@@ -286,10 +310,11 @@ public:
     if (own_)
     {
       own_ = false;
-      // A space without units is launched as one block that owns nothing.
-      if (h_->owns_block() && blockIdx.x < s_->units)
+      const ::cuda::std::uint32_t own = clustered ? ptx::get_sreg_clusterid_x() : blockIdx.x;
+      // A space without units is launched as one block (cluster) that owns nothing.
+      if (h_->owns_block() && own < s_->units)
       {
-        return maybe_tile(cursor_.at(*s_, blockIdx.x), sink_);
+        return maybe_tile(unit_at(clustered ? blockIdx.x - ptx::get_sreg_cluster_ctarank() : blockIdx.x), sink_);
       }
     }
     auto token   = c_.wait();
@@ -299,7 +324,7 @@ public:
     {
       return maybe_tile(sink_);
     }
-    return maybe_tile(cursor_.at(*s_, b.x()), sink_);
+    return maybe_tile(unit_at(b.first_ctaid().x), sink_);
   }
 
   template <class F>
@@ -317,20 +342,38 @@ public:
   }
 };
 
-template <unsigned Depth, unsigned Consumers, class Backend>
+template <unsigned Depth, unsigned Consumers, class Backend, class Receivers>
 class dynamic_tile_handle
 {
-  using ring_type = ring_handle<Depth, Consumers, cta_t, Backend>;
+  using ring_type = ring_handle<Depth, Consumers, Receivers, Backend>;
   ring_type ring_;
   const tile_space* s_;
   const checked::sink* sink_;
 
 public:
-  __device__ dynamic_tile_handle(tile_ring<Depth, Consumers>& r, const tile_schedule<dynamic_tiles<Backend>>& sched)
+  // Collective; checked mode verifies the launch once (R14): clusters of the space's cluster shape.
+  // (Any policy's receivers: open()'s R10 is the one error where they are not the ring's.)
+  template <class PolicyReceivers>
+  __device__ dynamic_tile_handle(tile_ring<Depth, Consumers, Receivers>& r,
+                                 const tile_schedule<dynamic_tiles<Backend, PolicyReceivers>>& sched)
       : ring_(clc::open(r.ring_, sched.ctx))
       , s_(&sched.space)
       , sink_(sched.ctx.sink)
-  {}
+  {
+#if PTXW_CHECKED
+    if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    {
+      const ::cuda::std::uint32_t ctas = 1u << (sched.space.log_cluster_m + sched.space.log_cluster_n);
+      if (gridDim.y != 1 || gridDim.z != 1 || ptx::get_sreg_cluster_nctarank() != ctas
+          || ptx::get_sreg_cluster_nctaid_x() != ctas)
+      {
+        checked::report(sink_, rule::prepared_launch, 0, 0, ptx::get_sreg_cluster_nctarank(),
+                        " (a dynamic tile schedule is launched as prepared: a one-dimensional grid in clusters of "
+                        "the space's cluster shape; detail: the CTAs of a cluster)");
+      }
+    }
+#endif
+  }
   PTXW_REFUSED(PTXW_RULE(R6) "a tile scheduler's handle owns its thread's part of the ring and cannot be "
                "copied; pass it by reference")
   dynamic_tile_handle(const dynamic_tile_handle&);
@@ -347,7 +390,8 @@ public:
   {
     return ring_.elect();
   }
-  // The scheduler role, one whole warp: run(elect()) requests units until the grid runs out.
+  // The scheduler role, one whole warp: run(elect()) requests units until the grid runs out (in
+  // the cluster form, in every CTA: each arms its own copy of the stages, docs/clc-ring.md).
   __device__ ring_scheduler<ring_type> scheduler()
   {
     return ring_.scheduler();
@@ -363,11 +407,14 @@ public:
   }
 };
 
-template <unsigned Depth, unsigned Consumers, class Backend>
-__device__ dynamic_tile_handle<Depth, Consumers, Backend> open(tile_ring<Depth, Consumers>& r,
-                                                               const tile_schedule<dynamic_tiles<Backend>>& sched)
+template <unsigned Depth, unsigned Consumers, class Receivers, class Backend, class PolicyReceivers>
+__device__ dynamic_tile_handle<Depth, Consumers, Backend, Receivers>
+open(tile_ring<Depth, Consumers, Receivers>& r, const tile_schedule<dynamic_tiles<Backend, PolicyReceivers>>& sched)
 {
-  return dynamic_tile_handle<Depth, Consumers, Backend>(r, sched);
+  static_assert(::ptxw::detail::is_same_v<Receivers, PolicyReceivers>,
+                PTXW_RULE(R10) "the tile_ring's receivers are the policy's: tile_ring<D, C, cluster_t> goes with "
+                "dynamic_tiles<B, cluster_t>, tile_ring<D, C> with dynamic_tiles<B>");
+  return dynamic_tile_handle<Depth, Consumers, Backend, Receivers>(r, sched);
 }
 
 } // namespace clc

@@ -249,13 +249,15 @@ public:
     }
   }
   // R10: the dynamic policy hands out single CTAs.
-  void check_dynamic() const
+  // The dynamic policy's receivers against the space's cluster shape: CTAs for clusters of one,
+  // clusters (the ring's cluster form) for a cluster shape.
+  void check_dynamic(bool clusters) const
   {
-    if (cluster_ctas() != 1)
+    if (!clusters && cluster_ctas() != 1)
     {
-      detail::bad_tiles(PTXW_RULE(R10), "the dynamic tile schedule hands out single CTAs (a cluster launch "
-                                        "control ring's responses go to cta_t): use the static policy for a "
-                                        "cluster shape");
+      detail::bad_tiles(PTXW_RULE(R10), "a tile space with a cluster shape is scheduled in clusters: "
+                                        "dynamic_tiles<Backend, cluster_t> and a tile_ring<Depth, Consumers, "
+                                        "cluster_t>");
     }
   }
 };

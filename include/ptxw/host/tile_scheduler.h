@@ -12,7 +12,8 @@
 // Bad input never reaches the GPU: an empty problem list, a negative extent, a tile shape of 0, a
 // swizzle that is not a power of two, a cluster shape that is not one (or of more than 16 CTAs),
 // more than 2^31 - 1 units (R18); a static grid that is not a whole number of clusters (R14); a
-// cluster shape under the dynamic policy, whose ring hands out single CTAs (R10). Where the value
+// cluster shape under a dynamic policy of single CTAs, dynamic_tiles<B> (R10: dynamic_tiles<B,
+// cluster_t>). Where the value
 // is a template argument (fixed_tile_shape, fixed_swizzle, fixed_cluster_shape) it is a compile-time
 // `ptxw: R18` error; otherwise the constructor or prepare() throws std::runtime_error("ptxw: R..")
 // before it allocates or launches anything. A problem with M or N of 0 is allowed: it has no tile.
@@ -73,8 +74,8 @@ struct kernel_policy<A, Rest...>
 };
 template <class P>
 inline constexpr bool is_dynamic = false;
-template <class B>
-inline constexpr bool is_dynamic<dynamic_tiles<B>> = true;
+template <class B, class R>
+inline constexpr bool is_dynamic<dynamic_tiles<B, R>> = true;
 } // namespace detail
 
 // The owner of a tile space's device memory and of its launches.
@@ -135,14 +136,18 @@ public:
     return {dim3(static_cast<unsigned>(ctas)), dim3(c), tile_schedule<static_tiles>{device_space(), sink}};
   }
 
-  // A dynamic schedule launched as the whole grid, one block per unit: every backend runs it
-  // (counter_t then one block per CTA; prepare(kernel, ...) launches its resident prefix instead).
-  template <class Backend = automatic_t>
-  tile_launch<dynamic_tiles<Backend>> prepare_dynamic(cudaStream_t stream = 0, const checked::sink* sink = nullptr)
+  // A dynamic schedule launched as the whole grid, one block (cluster) per unit: every backend runs
+  // it (counter_t then one unit per CTA or cluster; prepare(kernel, ...) launches its resident
+  // prefix instead). A space with a cluster shape takes Receivers = cluster_t (R10).
+  template <class Backend = automatic_t, class Receivers = cta_t>
+  tile_launch<dynamic_tiles<Backend, Receivers>> prepare_dynamic(cudaStream_t stream = 0,
+                                                                 const checked::sink* sink = nullptr)
   {
-    plan_.check_dynamic();
-    const dim3 grid(static_cast<unsigned>(clusters_needed()));
-    return {grid, dim3(1), tile_schedule<dynamic_tiles<Backend>>{device_space(), clc_.prepare<Backend>(grid, dim3(1), stream, sink)}};
+    plan_.check_dynamic(detail::is_cluster<Receivers>);
+    const dim3 cluster(plan_.cluster_ctas());
+    const dim3 grid(static_cast<unsigned>(clusters_needed() * cluster.x));
+    return {grid, cluster, tile_schedule<dynamic_tiles<Backend, Receivers>>{
+                             device_space(), clc_.prepare<Backend>(grid, cluster, stream, sink)}};
   }
 
   // Before each launch of `kernel` (which takes one ptxw::clc::tile_schedule): the static policy
@@ -160,15 +165,16 @@ public:
     if constexpr (detail::is_dynamic<Policy>)
     {
       using Backend = typename Policy::backend_type;
-      plan_.check_dynamic();
-      const dim3 grid(static_cast<unsigned>(clusters_needed()));
+      plan_.check_dynamic(detail::is_cluster<typename Policy::receivers_type>);
+      const dim3 cluster(plan_.cluster_ctas());
+      const dim3 grid(static_cast<unsigned>(clusters_needed() * cluster.x));
       dim3 launched;
       backend_id runs = backend_id::automatic;
-      ::ptxw::detail::cuda_check(detail::launch_grid<Backend>(kernel, grid, block, smem, dim3(1), launched, runs),
+      ::ptxw::detail::cuda_check(detail::launch_grid<Backend>(kernel, grid, block, smem, cluster, launched, runs),
                                  "sizing the launch to the kernel's occupancy");
-      context<Backend> ctx = clc_.prepare<Backend>(grid, dim3(1), stream, sink);
+      context<Backend> ctx = clc_.prepare<Backend>(grid, cluster, stream, sink);
       ctx.prepared         = runs;
-      return {launched, dim3(1), tile_schedule<Policy>{device_space(), ctx}};
+      return {launched, cluster, tile_schedule<Policy>{device_space(), ctx}};
     }
     else
     {

@@ -2,7 +2,8 @@
 // compile, each one `ptxw:` error naming its rule and the user's line: a tile shape, swizzle or
 // cluster shape given as template arguments out of range (R18: a tile of 0 elements, a swizzle that
 // is not a power of two, a cluster shape that is not one or of more than 16 CTAs), a ring of 0
-// stages (R18), a dynamic policy of no backend (R10), a copied dynamic handle (R6). The same values
+// stages (R18), a dynamic policy of no backend (R10), a copied dynamic handle (R6), a ring of CTAs
+// opened for a dynamic policy in clusters (R10). The same values
 // at run time are host exceptions (tests/runtime/tile_scheduler_test.cu, TileSchedulerHost.*).
 // REQUIRES: mbarrier-tx, target-sm_90a
 // (Type-level misuse, the same on every target: checked on one.)
@@ -14,6 +15,7 @@
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_RING_0 %s 2>&1 | FileCheck %s --check-prefix=RING_0
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_NO_BACKEND %s 2>&1 | FileCheck %s --check-prefix=NO_BACKEND
 // RUN: not %nvcc -ptx -o /dev/null -DCASE_COPY_HANDLE %s 2>&1 | FileCheck %s --check-prefix=COPY_HANDLE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_RING_OF_CTAS %s 2>&1 | FileCheck %s --check-prefix=RING_OF_CTAS
 //
 // Without a CASE the file compiles: the same steps spelled correctly.
 
@@ -61,6 +63,30 @@ __global__ void ring_0(clc::tile_schedule<clc::static_tiles> sched)
 // NO_BACKEND: 1 error detected in the compilation of
 __global__ void no_backend(clc::tile_schedule<clc::dynamic_tiles<int>> sched) {}
 #endif
+
+// The cluster form: the tile_ring and the policy both in clusters.
+__global__ void clustered_tiles(unsigned* out, clc::tile_schedule<clc::dynamic_tiles<clc::counter_t, clc::cluster_t>> sched)
+{
+#if defined(CASE_RING_OF_CTAS)
+  // RING_OF_CTAS: error: static assertion failed with "ptxw: R10 qualifiers: the tile_ring's receivers are the policy's
+  // RING_OF_CTAS: at line [[#@LINE+6]] of
+  // RING_OF_CTAS: 1 error detected in the compilation of
+  __shared__ clc::tile_ring<2, 1> ring;
+#else
+  __shared__ clc::tile_ring<2, 1, clc::cluster_t> ring;
+#endif
+  auto tiles = clc::open(ring, sched);
+  if (!tiles.started())
+  {
+    return;
+  }
+  if (threadIdx.x < 32)
+  {
+    tiles.scheduler().run(tiles.elect());
+    return;
+  }
+  tiles.consumer(0).for_each([&](const clc::tile& t) { out[t.unit] = t.m; });
+}
 
 void host_side()
 {
