@@ -1,5 +1,5 @@
 """The variant table (tools/ptxwtools/variants.py) against what it names: every runtime-test pattern
-matches a test of the recorded GPU run the grid reads (a pattern that matches none leaves the form's
+matches a test of a recorded GPU run (what `conformance --runtime-results` reads) (a pattern that matches none leaves the form's
 runtime column at "not run" for good), and the runtime results name typed and value-parameterised
 suites the way the patterns spell them."""
 
@@ -8,9 +8,10 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import conformance, toolchain, variants
+from ptxwtools import conformance, variants
 
-RECORDED = toolchain.REPO / "docs" / "runtime" / "h100-runtime.xml"
+# ptxw_runtime_tests.xml of one tests/runtime/run_on_gpu.sh run on an H100.
+RECORDED = Path(__file__).parent / "data" / "runtime-results-h100.xml"
 
 
 class RuntimePatternsTest(unittest.TestCase):
