@@ -124,6 +124,44 @@ __device__ uint3 own_ctaid(uint3 first)
   }
 }
 
+// The index of a canceled block as its holder reads it: the handle's canceled_block and the ring's
+// ring_block, which differ only in who may make one (R2).
+template <class Receivers>
+class block_index
+{
+protected:
+  uint3 first_;
+
+  __device__ explicit block_index(uint3 first) noexcept
+      : first_(first)
+  {}
+
+public:
+  // The first CTA of the block (in the cluster form: of the cluster) the response canceled.
+  __device__ uint3 first_ctaid() const noexcept
+  {
+    return first_;
+  }
+  // This CTA's block: in the cluster form the first CTA plus this CTA's position in its cluster (R8);
+  // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
+  __device__ uint3 ctaid() const noexcept
+  {
+    return own_ctaid<Receivers>(first_);
+  }
+  __device__ unsigned x() const noexcept
+  {
+    return ctaid().x;
+  }
+  __device__ unsigned y() const noexcept
+  {
+    return ctaid().y;
+  }
+  __device__ unsigned z() const noexcept
+  {
+    return ctaid().z;
+  }
+};
+
 // The same object in the shared memory of the cluster's CTA `rank` (a generic address).
 template <class T>
 __device__ T* in_cta(T* p, unsigned rank)

@@ -42,17 +42,15 @@ public:
 // The index of a block (for cluster_t: of this CTA's block in the cluster) that was canceled for
 // the caller to run. It exists only inside the success callback of response::decode (R2).
 template <class Receivers>
-class canceled_block
+class canceled_block : public detail::block_index<Receivers>
 {
-  uint3 first_;
-
   template <class R, class H>
   friend class response;
 
   struct by_decode
   {};
   __device__ canceled_block(by_decode, uint3 first) noexcept
-      : first_(first)
+      : detail::block_index<Receivers>(first)
   {}
 
 public:
@@ -62,31 +60,6 @@ public:
   PTXW_REFUSED(PTXW_RULE(R2) "a ptxw::clc::canceled_block comes only from response.decode(), "
                "inside its success callback")
   canceled_block(T&&);
-
-  // The canceled cluster's first CTA, as the response names it.
-  __device__ uint3 first_ctaid() const noexcept
-  {
-    return first_;
-  }
-
-  // This CTA's block. For cluster_t: the first CTA plus this CTA's position in its cluster (R8);
-  // for cta_t the canceled block itself (a CTA-cast request in a cluster launch is R3's business).
-  __device__ uint3 ctaid() const noexcept
-  {
-    return detail::own_ctaid<Receivers>(first_);
-  }
-  __device__ unsigned x() const noexcept
-  {
-    return ctaid().x;
-  }
-  __device__ unsigned y() const noexcept
-  {
-    return ctaid().y;
-  }
-  __device__ unsigned z() const noexcept
-  {
-    return ctaid().z;
-  }
 };
 
 // One observed response, by value (already read and released by wait()).

@@ -12,10 +12,8 @@ namespace clc {
 // The index of a block canceled for the caller: it exists only inside a token's decode() callback
 // (R2), or behind a maybe_block that holds one.
 template <class Receivers>
-class ring_block
+class ring_block : public detail::block_index<Receivers>
 {
-  uint3 first_;
-
   template <class R, class D>
   friend class ring_token;
   template <class R>
@@ -24,7 +22,7 @@ class ring_block
   struct by_decode
   {};
   __device__ ring_block(by_decode, uint3 first) noexcept
-      : first_(first)
+      : detail::block_index<Receivers>(first)
   {}
 
 public:
@@ -32,29 +30,6 @@ public:
             class = ::ptxw::detail::enable_if_t<!::ptxw::detail::is_same_v<::ptxw::detail::remove_cvref_t<T>, ring_block>>>
   PTXW_REFUSED(PTXW_RULE(R2) "a ptxw::clc::ring_block comes only from a ring token's decode()")
   ring_block(T&&);
-
-  // The first CTA of the block (in the cluster form: of the cluster) the response canceled.
-  __device__ uint3 first_ctaid() const noexcept
-  {
-    return first_;
-  }
-  // This CTA's block: in the cluster form the first CTA plus this CTA's position in its cluster (R8).
-  __device__ uint3 ctaid() const noexcept
-  {
-    return detail::own_ctaid<Receivers>(first_);
-  }
-  __device__ unsigned x() const noexcept
-  {
-    return ctaid().x;
-  }
-  __device__ unsigned y() const noexcept
-  {
-    return ctaid().y;
-  }
-  __device__ unsigned z() const noexcept
-  {
-    return ctaid().z;
-  }
 };
 
 // A block index or none, by value: `if (auto b = token.block()) use(b.x());`. Reading the index of
