@@ -1,7 +1,7 @@
 """The variant table (tools/ptxwtools/variants.py) against what it names: every runtime-test pattern
-matches a test of a recorded GPU run (what `conformance --runtime-results` reads) (a pattern that matches none leaves the form's
-runtime column at "not run" for good), and the runtime results name typed and value-parameterised
-suites the way the patterns spell them."""
+matches a test of a recorded GPU run, what `conformance --runtime-results` reads (a pattern that
+matches none leaves the form's runtime column at "not run" for good), and the runtime results name
+typed and value-parameterised suites the way the patterns spell them."""
 
 import tempfile
 import textwrap
