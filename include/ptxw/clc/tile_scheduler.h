@@ -200,6 +200,28 @@ public:
   }
 };
 
+namespace detail {
+// R14, checked once a launch: a tile schedule runs on the launch prepare() made, a one-dimensional
+// grid in clusters of the space's cluster shape; on any other its units name the wrong tiles.
+__device__ inline void check_prepared_launch([[maybe_unused]] const tile_space& space,
+                                             [[maybe_unused]] const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+  {
+    const ::cuda::std::uint32_t ctas = 1u << (space.log_cluster_m + space.log_cluster_n);
+    if (gridDim.y != 1 || gridDim.z != 1 || ptx::get_sreg_cluster_nctarank() != ctas
+        || ptx::get_sreg_cluster_nctaid_x() != ctas)
+    {
+      checked::report(sink, rule::prepared_launch, 0, 0, ptx::get_sreg_cluster_nctarank(),
+                      " (a tile schedule is launched as prepared: a one-dimensional grid in clusters of the "
+                      "space's cluster shape; detail: the CTAs of a cluster)");
+    }
+  }
+#endif
+}
+} // namespace detail
+
 class static_tile_handle
 {
   const tile_space* s_;
@@ -211,19 +233,7 @@ public:
       : s_(&sched.space)
       , sink_(sched.sink)
   {
-#if PTXW_CHECKED
-    if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    {
-      const ::cuda::std::uint32_t ctas = 1u << (sched.space.log_cluster_m + sched.space.log_cluster_n);
-      if (gridDim.y != 1 || gridDim.z != 1 || ptx::get_sreg_cluster_nctarank() != ctas
-          || ptx::get_sreg_cluster_nctaid_x() != ctas)
-      {
-        checked::report(sink_, rule::prepared_launch, 0, 0, ptx::get_sreg_cluster_nctarank(),
-                        " (a static tile schedule is launched as prepared: a one-dimensional grid in clusters of "
-                        "the space's cluster shape; detail: the CTAs of a cluster)");
-      }
-    }
-#endif
+    detail::check_prepared_launch(sched.space, sink_);
   }
   static_tile_handle(const static_tile_handle&)            = delete;
   static_tile_handle& operator=(const static_tile_handle&) = delete;
@@ -360,19 +370,7 @@ public:
       , s_(&sched.space)
       , sink_(sched.ctx.sink)
   {
-#if PTXW_CHECKED
-    if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    {
-      const ::cuda::std::uint32_t ctas = 1u << (sched.space.log_cluster_m + sched.space.log_cluster_n);
-      if (gridDim.y != 1 || gridDim.z != 1 || ptx::get_sreg_cluster_nctarank() != ctas
-          || ptx::get_sreg_cluster_nctaid_x() != ctas)
-      {
-        checked::report(sink_, rule::prepared_launch, 0, 0, ptx::get_sreg_cluster_nctarank(),
-                        " (a dynamic tile schedule is launched as prepared: a one-dimensional grid in clusters of "
-                        "the space's cluster shape; detail: the CTAs of a cluster)");
-      }
-    }
-#endif
+    detail::check_prepared_launch(sched.space, sink_);
   }
   PTXW_REFUSED(PTXW_RULE(R6) "a tile scheduler's handle owns its thread's part of the ring and cannot be "
                "copied; pass it by reference")
