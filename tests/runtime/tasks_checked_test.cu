@@ -35,6 +35,22 @@ void seed_jobs(tasks::pool_host<job, Method>& pool, ptxw::checked::diagnostics& 
   }
 }
 
+// Passes when `all` is exactly one report, of rule `r`; a failure describes what came instead.
+::testing::AssertionResult one_report_of(const std::vector<ptxw::checked::diagnostic>& all, ptxw::rule r)
+{
+  if (all.size() == 1 && all[0].rule == static_cast<unsigned>(r))
+  {
+    return ::testing::AssertionSuccess();
+  }
+  auto failure = ::testing::AssertionFailure() << all.size() << " reports where one of R" << static_cast<unsigned>(r)
+                                               << " was expected";
+  for (const auto& d : all)
+  {
+    failure << "\n  " << ptxw::checked::describe(d);
+  }
+  return failure;
+}
+
 // R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
 template <class Method>
 __global__ void loses_a_ticket(tasks::pool<job, Method> p, unsigned lost)
@@ -327,8 +343,7 @@ TYPED_TEST(TasksChecked, R20TaskTakenTwice)
   PTXW_CUDA_OK(got.download(g));
   ASSERT_EQ(g[0], 3u) << "the pop got the newest task";
   const auto all = diag.read();
-  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exactly_once)) << ptxw::checked::describe(all[0]);
+  ASSERT_TRUE(one_report_of(all, ptxw::rule::exactly_once));
   EXPECT_EQ(all[0].phase, 3u) << "the task's id (seed 3)";
 }
 
@@ -342,8 +357,7 @@ TYPED_TEST(TasksChecked, R21PushBeyondTheReservation)
   pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation<TypeParam>, 64, 0, 0, kept.get());
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
-  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exact_termination)) << ptxw::checked::describe(all[0]);
+  ASSERT_TRUE(one_report_of(all, ptxw::rule::exact_termination));
   EXPECT_EQ(all[0].phase, 2u) << "the push's number";
   EXPECT_EQ(all[0].detail, 1u) << "the reservation";
   std::vector<unsigned> k;
@@ -361,8 +375,7 @@ TYPED_TEST(TasksChecked, R21ForkEndedWithoutRetire)
   pool.launch(tasks::blocks{2}, drops_a_fork<TypeParam>, 64, 0, 0);
   PTXW_LAUNCH_OK();
   const auto all = diag.read();
-  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::exact_termination)) << ptxw::checked::describe(all[0]);
+  ASSERT_TRUE(one_report_of(all, ptxw::rule::exact_termination));
   EXPECT_EQ(all[0].phase, 3u) << "the reservation";
 }
 
@@ -445,8 +458,7 @@ TEST_F(TasksCheckedRing, R24SlotNeverPublished)
   std::vector<unsigned> address;
   PTXW_CUDA_OK(seq.download(address));
   const auto all = diag.read();
-  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(all[0]);
+  ASSERT_TRUE(one_report_of(all, ptxw::rule::resident_workers));
   EXPECT_EQ(all[0].address, address[0]) << "position 0's sequence word";
   EXPECT_EQ(all[0].phase, 1u) << "the take's turn: position 0 published";
   EXPECT_EQ(all[0].detail, 0u) << "the sequence seen: free for a push";
@@ -463,8 +475,7 @@ TEST_F(TasksCheckedLock, R24LockNeverReleased)
   pool.launch(tasks::blocks{1}, takes_a_held_lock, 64, 0, 0);
   PTXW_LAUNCH_OK(); // ends: the take gave up
   const auto all = diag.read();
-  ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-  EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::resident_workers)) << ptxw::checked::describe(all[0]);
+  ASSERT_TRUE(one_report_of(all, ptxw::rule::resident_workers));
   EXPECT_NE(all[0].address, 0u) << "the lock word";
   EXPECT_EQ(all[0].phase, 0u) << "awaited: unlocked";
   EXPECT_EQ(all[0].detail, 1u) << "seen: held";
@@ -510,7 +521,7 @@ TEST_F(TasksCheckedJoin, R26ArrivalAtAJoinNotOpened)
   outcome o;
   arrive(1, 0, 0, o);
   ASSERT_FALSE(HasFatalFailure());
-  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
   expect_r26(o.reports[0], o.address);
   EXPECT_EQ(o.reports[0].detail, 0u) << "opened for 0";
   EXPECT_EQ(o.lasts, 0u);
@@ -536,7 +547,7 @@ TEST_F(TasksCheckedJoin, R26MoreArrivalsThanOpenedFor)
   outcome o;
   arrive(3, 2, 0, o);
   ASSERT_FALSE(HasFatalFailure());
-  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
   expect_r26(o.reports[0], o.address);
   EXPECT_EQ(o.reports[0].phase, 3u) << "the third arrival";
   EXPECT_EQ(o.reports[0].detail, 2u) << "opened for 2";
@@ -548,7 +559,7 @@ TEST_F(TasksCheckedJoin, R26ArrivalAfterRetire)
   outcome o;
   arrive(1, 1, 2, o);
   ASSERT_FALSE(HasFatalFailure());
-  ASSERT_EQ(o.reports.size(), 1u) << (o.reports.empty() ? "no report" : ptxw::checked::describe(o.reports[0]));
+  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
   expect_r26(o.reports[0], o.address);
   EXPECT_EQ(o.lasts, 1u) << "the arrival with the task was the last; the one after retire is not";
 }
@@ -579,8 +590,7 @@ TYPED_TEST(TasksCheckedOwed, R26FewerArrivalsThanOpenedFor)
       EXPECT_EQ(l[0], 1u) << "the k-th arrival is the last";
       continue;
     }
-    ASSERT_EQ(all.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
-    EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::one_arrival)) << ptxw::checked::describe(all[0]);
+    ASSERT_TRUE(one_report_of(all, ptxw::rule::one_arrival));
     EXPECT_EQ(all[0].detail, missing) << "the arrivals missing";
     EXPECT_EQ(l[0], 0u) << "no arrival was the last";
   }
