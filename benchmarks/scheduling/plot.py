@@ -13,8 +13,8 @@ workload on one time scale:
     CTA that was launched and ran nothing (canceled);
   - bottom: all SMs, one row each, darker where more blocks were running at that time.
 
-and timelines.md, the Markdown that shows them next to the run's ratios (docs/scheduling.md
-includes it).
+and timelines.md, the Markdown that shows them next to the run's ratios and the median gap between
+two blocks of a slot (docs/scheduling.md shows one of the pictures).
 """
 
 import gzip
