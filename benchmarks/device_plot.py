@@ -5,7 +5,7 @@ then the policy sweep (each measured right after a CUB run); and, given a second
 time over ptxw's against n (the tables of other n: uniform waits and none, and uniform beyond one
 wave).
 
-    benchmarks/device_plot.py docs/runtime/device-for-each.txt docs/device/for_each.svg docs/device/for_each_sizes.svg
+    benchmarks/device_plot.py build/device-for-each.txt build/for_each.svg build/for_each_sizes.svg
 """
 import math
 import re
