@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import (__version__, check, compile as compile_, deps, errors, gate, lit_suite, mutate, options, sass_diff_cli,
                sass_equal, targets, toolchain, update_checks)
+from .forms import generate as generate_forms
 from .errors import ExitCode
 
 REPO = toolchain.REPO
@@ -152,7 +153,7 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("test", help="set up, build and run every test (CTest)")
     options.add_build_dir(t, "the CMake build")
     t.set_defaults(run=cmd_test)
-    for module in (compile_, sass_equal, check, gate, mutate):
+    for module in (compile_, sass_equal, check, gate, mutate, generate_forms):
         module.add_parser(sub)
     return p
 

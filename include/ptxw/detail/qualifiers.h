@@ -1,66 +1,11 @@
 // ptxw/detail/qualifiers.h: which qualifier combinations each wrapped instruction has, and from
-// which target and PTX ISA version -- written once, here, as one row per PTX form. Every gate of
-// the wrappers (R9 target, R10 qualifiers) comes from these rows, and its message names them;
-// tests/tools/test_qualifiers.py checks them against the conformance grid's forms
-// (tools/ptxwtools/variants.py), which measures what ptxas really accepts.
-//
-// A row: X(instruction, sem, scope, space, first sm, first PTX ISA), `none` where the form has no
-// such qualifier (the mbarrier operations' four local forms are one PTXW_MBARRIER_LOCAL_FORMS each,
-// expect_tx's and complete_tx's two local forms one PTXW_MBARRIER_TX_FORMS each). Sources: the PTX
-// ISA's tables of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed mbarrier forms
-// and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope); for the .layout forms,
-// ptxas itself, which names PTX ISA 9.3 when it refuses them in an older one (as llvm PR #217252 says;
-// CCCL's generated bindings of them ask for 9.4).
+// which target and PTX ISA version -- one row per PTX form, generated into ptxw/detail/forms.h from the
+// form table (tools/ptxwtools/forms/table.py, `tools/ptxw generate-forms`), which the conformance grid
+// measures against ptxas too. Every gate of the wrappers (R9 target, R10 qualifiers) comes from these
+// rows, and its message names them.
 #pragma once
 
 #include <ptxw/target.h>
-
-// clang-format off
-#define PTXW_FORMS_mbarrier_init(X) X(mbarrier_init, none, none, shared, 80, 700)
-#define PTXW_FORMS_mbarrier_inval(X) X(mbarrier_inval, none, none, shared, 80, 700)
-// The .layout forms: init of a barrier in layout v1, and the test of a barrier's layout (v0 is the
-// layout every plain init makes). One instruction each, the layout being no sem, scope or space.
-#define PTXW_FORMS_mbarrier_init_layout_v1(X) X(mbarrier_init_layout_v1, none, none, shared, 90, 930)
-#define PTXW_FORMS_mbarrier_check_layout_layout_v0(X) X(mbarrier_check_layout_layout_v0, none, none, shared, 90, 930)
-#define PTXW_FORMS_mbarrier_check_layout_layout_v1(X) X(mbarrier_check_layout_layout_v1, none, none, shared, 90, 930)
-// The four local forms of an mbarrier operation with .sem and .scope: .sem = `first` (PTX ISA 8.0) or
-// .relaxed (8.6), .scope = .cta or .cluster, on shared::cta.
-#define PTXW_MBARRIER_LOCAL_FORMS(X, instruction, first)                                                            \
-  X(instruction, first,   cta,     shared, 90, 800)                                                                 \
-  X(instruction, first,   cluster, shared, 90, 800)                                                                 \
-  X(instruction, relaxed, cta,     shared, 90, 860)                                                                 \
-  X(instruction, relaxed, cluster, shared, 90, 860)
-#define PTXW_FORMS_mbarrier_arrive(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_arrive, release)
-#define PTXW_FORMS_mbarrier_arrive_expect_tx(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_arrive_expect_tx, release)
-#define PTXW_FORMS_mbarrier_try_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_try_wait, acquire)
-#define PTXW_FORMS_mbarrier_test_wait(X) PTXW_MBARRIER_LOCAL_FORMS(X, mbarrier_test_wait, acquire)
-// The two local forms of an mbarrier tx-count operation: .relaxed, .scope = .cta or .cluster, on shared::cta.
-#define PTXW_MBARRIER_TX_FORMS(X, instruction)                                                                      \
-  X(instruction, relaxed, cta,     shared, 90, 800)                                                                 \
-  X(instruction, relaxed, cluster, shared, 90, 800)
-#define PTXW_FORMS_mbarrier_expect_tx(X) PTXW_MBARRIER_TX_FORMS(X, mbarrier_expect_tx)
-#define PTXW_FORMS_mbarrier_complete_tx(X)                                                                          \
-  PTXW_MBARRIER_TX_FORMS(X, mbarrier_complete_tx)                                                                   \
-  X(mbarrier_complete_tx, relaxed, cluster, cluster, 90, 800)
-#define PTXW_FORMS_mbarrier_arrive_remote(X)                                                                        \
-  X(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)                                                     \
-  X(mbarrier_arrive_remote, relaxed, cluster, cluster, 90, 860)
-#define PTXW_FORMS_mapa(X) X(mapa, none, none, cluster, 90, 780)
-#define PTXW_FORMS_elect_sync(X) X(elect_sync, none, none, none, 90, 800)
-#define PTXW_FORMS_fence_proxy_async(X)                                                                             \
-  X(fence_proxy_async, none, none, none,    90, 800)                                                                \
-  X(fence_proxy_async, none, none, global,  90, 800)                                                                \
-  X(fence_proxy_async, none, none, shared,  90, 800)                                                                \
-  X(fence_proxy_async, none, none, cluster, 90, 800)
-#define PTXW_FORMS_fence_proxy_async_generic(X)                                                                     \
-  X(fence_proxy_async_generic, acquire, cluster, cluster, 90, 860)                                                  \
-  X(fence_proxy_async_generic, release, cluster, shared,  90, 860)
-#define PTXW_FORMS_fence_mbarrier_init(X) X(fence_mbarrier_init, release, cluster, none, 90, 800)
-#define PTXW_FORMS_atom_add(X)                                                                                      \
-  X(atom_add, release, gpu, global, 70, 600)                                                                        \
-  X(atom_add, relaxed, gpu, global, 70, 600)
-#define PTXW_FORMS_fence(X) X(fence, acq_rel, gpu, none, 70, 600)
-// clang-format on
 
 // The cuda::ptx tag of each qualifier a row names.
 #define PTXW_QUALIFIER_SEM_none ::ptxw::detail::qualifiers::none_t
@@ -86,12 +31,6 @@
     static constexpr int sm       = sm_;                                                                            \
     static constexpr int isa      = isa_;                                                                           \
   };
-
-// An instruction: its tag and its forms.
-#define PTXW_INSTRUCTION(instruction)                                                                               \
-  struct instruction                                                                                                \
-  {};                                                                                                               \
-  PTXW_FORMS_##instruction(PTXW_QUALIFIER_ROW)
 
 PTXW_NAMESPACE_BEGIN
 // The .layout qualifier of mbarrier.init and mbarrier.check_layout. Layout v1 extends v0, the layout of
@@ -120,27 +59,13 @@ struct form
 {
   static constexpr bool defined = false;
 };
+} // namespace detail::qualifiers
+PTXW_NAMESPACE_END
 
-PTXW_INSTRUCTION(mbarrier_init)
-PTXW_INSTRUCTION(mbarrier_inval)
-PTXW_INSTRUCTION(mbarrier_init_layout_v1)
-PTXW_INSTRUCTION(mbarrier_check_layout_layout_v0)
-PTXW_INSTRUCTION(mbarrier_check_layout_layout_v1)
-PTXW_INSTRUCTION(mbarrier_arrive)
-PTXW_INSTRUCTION(mbarrier_arrive_expect_tx)
-PTXW_INSTRUCTION(mbarrier_expect_tx)
-PTXW_INSTRUCTION(mbarrier_complete_tx)
-PTXW_INSTRUCTION(mbarrier_try_wait)
-PTXW_INSTRUCTION(mbarrier_test_wait)
-PTXW_INSTRUCTION(mbarrier_arrive_remote)
-PTXW_INSTRUCTION(mapa)
-PTXW_INSTRUCTION(elect_sync)
-PTXW_INSTRUCTION(fence_proxy_async)
-PTXW_INSTRUCTION(fence_proxy_async_generic)
-PTXW_INSTRUCTION(fence_mbarrier_init)
-PTXW_INSTRUCTION(atom_add)
-PTXW_INSTRUCTION(fence)
+#include <ptxw/detail/forms.h>
 
+PTXW_NAMESPACE_BEGIN
+namespace detail::qualifiers {
 // The check_layout instruction of each layout tag; none for any other argument.
 template <class Layout>
 struct check_layout_form
@@ -158,12 +83,12 @@ struct check_layout_form<layout_v1_t>
 
 // The refusals. Their messages are the same for every instruction; the note below each names the
 // instruction and the qualifiers given (and for R9 the form's first sm and PTX ISA), and the rows
-// above list the forms an instruction has.
+// of ptxw/detail/forms.h list the forms an instruction has.
 template <class Instruction, class Sem, class Scope, class Space>
 __host__ __device__ constexpr void refuse_qualifiers()
 {
   static_assert(dependent_false<Sem>, PTXW_RULE(R10) "the PTX ISA has no form of this instruction with these "
-                                      "qualifiers (the note below names both; ptxw/detail/qualifiers.h lists its "
+                                      "qualifiers (the note below names both; ptxw/detail/forms.h lists its "
                                       "forms); qualifiers are cuda::ptx tags, the (sem, scope) pair first");
 }
 

@@ -86,9 +86,9 @@ extern "C" __global__ void ref_wait_decode_xyz(uint3* out, ptxw::clc::context<pt
 // PTX-LABEL: .entry ptxw_wait_decode_xyz(
 // PTX-COUNT-1: ld.shared.v2.u64
 // PTX-NOT:   ld.shared
-// PTX:       get_first_ctaid::x
-// PTX:       get_first_ctaid::y
-// PTX:       get_first_ctaid::z
+// PTX:       clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128
+// PTX:       clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128
+// PTX:       clusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128
 // PTX-LABEL: .entry ref_wait_decode_xyz(
 
 // The wait is a try_wait loop (the retry out of line), then one LDS.128 of the slot and the

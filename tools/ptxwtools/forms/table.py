@@ -1,0 +1,354 @@
+"""Every PTX form ptxw wraps, one row each: the one description `tools/ptxw generate-forms` turns into
+the qualifier rows every R9/R10 gate reads (include/ptxw/detail/forms.h) and from which the conformance
+grid takes its variants (variants.py). Adding a form is adding its row here and regenerating
+(docs/adding-a-form.md).
+
+A row (Form):
+  family       the wrapper family: mbarrier, fence, atom, clc
+  ptx          the form's line in the PTX ISA, operands named as the ISA's section of the instruction
+               names them; it heads the form's row in the generated header
+  sm, isa      the first target and PTX ISA (100 x major + 10 x minor) the PTX ISA gives the form
+  instruction  the qualifier table's tag of the instruction (PTXW_QUALIFIER_ROW), or None where ptxw's
+               gate is not per qualifier set: cluster launch control and its emulation's bulk copy are
+               gated per backend (R9 in clc/backend.h)
+  sem, scope, space
+               the qualifiers as cuda::ptx tags name them, `none` for one the form lacks
+  probes       the ways the conformance grid reaches the form (Probe), one variant each
+A Probe:
+  id           the variant's id in the grid
+  ptx          the instruction alone with operands, as ptxas assembles it in variants.PTX_KERNEL
+  ptxw         a statement using ptxw's wrapper (variants.KERNEL declares what it uses)
+  cccl         the same through CCCL's cuda::ptx binding, None where CCCL has none
+  runtime      gtest name patterns of tests/runtime that run the form on a GPU
+
+Sources: the PTX ISA's section of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed
+mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope); for the
+.layout forms ptxas itself, which names PTX ISA 9.3 when it refuses them in an older one (as llvm PR
+#217252 says; CCCL's generated bindings of them ask for 9.4).
+"""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Probe:
+    id: str
+    ptx: str
+    ptxw: str
+    cccl: str = None
+    runtime: tuple = field(default=())
+
+
+@dataclass(frozen=True)
+class Form:
+    family: str
+    ptx: str
+    sm: int
+    isa: int
+    probes: tuple
+    instruction: str = None
+    sem: str = "none"
+    scope: str = "none"
+    space: str = "none"
+
+    @property
+    def row(self) -> tuple:
+        """The qualifier row: (instruction, sem, scope, space, first sm, first PTX ISA)."""
+        return self.instruction, self.sem, self.scope, self.space, self.sm, self.isa
+
+
+def _mbarrier(ptx, sm, isa, instruction, sem, scope, space, *probes):
+    return Form("mbarrier", ptx, sm, isa, probes, instruction, sem, scope, space)
+
+
+def _fence(ptx, sm, isa, instruction, sem, scope, space, *probes):
+    return Form("fence", ptx, sm, isa, probes, instruction, sem, scope, space)
+
+
+def _atom(ptx, sem, *probes):
+    return Form("atom", ptx, 70, 600, probes, "atom_add", sem, "gpu", "global")
+
+
+def _clc(ptx, sm, isa, *probes):
+    return Form("clc", ptx, sm, isa, probes)
+
+
+def _remote(statement):
+    return statement + " static_cast<uint64_t*>(__cluster_map_shared_rank(&raw, r))"
+
+
+_HW = "ptxw::clc::slot<ptxw::clc::{cast}> s; auto h = ptxw::clc::open(s, {ctx}); "
+_REQUEST = "h.request(h.elect());"
+
+FORMS = (
+    # ---- mbarrier -------------------------------------------------------------------------------
+    _mbarrier("mbarrier.init.shared::cta.b64 [addr], count;", 80, 700, "mbarrier_init", "none", "none", "shared",
+              Probe("mbarrier.init", "mbarrier.init.shared::cta.b64 [bar], 1;", "bar.init(ptxw::arrivals{n});",
+                    "ptx::mbarrier_init(&raw, n);", ("MbarrierPhase.*", "MbarrierCounts.*"))),
+    _mbarrier("mbarrier.inval.shared::cta.b64 [addr];", 80, 700, "mbarrier_inval", "none", "none", "shared",
+              Probe("mbarrier.inval", "mbarrier.inval.shared::cta.b64 [bar];", "bar.inval();", None,
+                    ("MbarrierReinit.*",))),
+    # The .layout forms: init of a barrier in layout v1, and the test of a barrier's layout (v0 is the
+    # layout every plain init makes). One instruction each, the layout being no sem, scope or space.
+    # No runtime test runs them.
+    _mbarrier("mbarrier.init.layout::v1.shared::cta.b64 [addr], count;", 90, 930, "mbarrier_init_layout_v1",
+              "none", "none", "shared",
+              Probe("mbarrier.init.layout::v1", "mbarrier.init.layout::v1.shared::cta.b64 [bar], 1;",
+                    "bar.init(ptxw::layout_v1, ptxw::arrivals{n});", "ptx::mbarrier_init(ptx::layout_v1, &raw, n);")),
+    _mbarrier("mbarrier.check_layout.layout::v0.shared::cta.b64 p, [addr];", 90, 930,
+              "mbarrier_check_layout_layout_v0", "none", "none", "shared",
+              Probe("mbarrier.check_layout.layout::v0", "mbarrier.check_layout.layout::v0.shared::cta.b64 %p1, [bar];",
+                    "*out = bar.check_layout(ptxw::layout_v0);",
+                    "*out = ptx::mbarrier_check_layout(ptx::layout_v0, &raw);")),
+    _mbarrier("mbarrier.check_layout.layout::v1.shared::cta.b64 p, [addr];", 90, 930,
+              "mbarrier_check_layout_layout_v1", "none", "none", "shared",
+              Probe("mbarrier.check_layout.layout::v1", "mbarrier.check_layout.layout::v1.shared::cta.b64 %p1, [bar];",
+                    "*out = bar.check_layout(ptxw::layout_v1);",
+                    "*out = ptx::mbarrier_check_layout(ptx::layout_v1, &raw);")),
+    _mbarrier("mbarrier.arrive.release.cta.shared::cta.b64 state, [addr]{, count};", 90, 800, "mbarrier_arrive",
+              "release", "cta", "shared",
+              Probe("mbarrier.arrive.release.cta", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
+                    "bar.arrive(ptx::sem_release, ptx::scope_cta);",
+                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw);",
+                    ("MbarrierWaitForms.*", "MbarrierPhase.*")),
+              Probe("mbarrier.arrive.release.cta.count", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], 3;",
+                    "bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{n});",
+                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                    ("MbarrierCounts.ArriveWithCountsAddsUp",))),
+    _mbarrier("mbarrier.arrive.release.cluster.shared::cta.b64 state, [addr]{, count};", 90, 800, "mbarrier_arrive",
+              "release", "cluster", "shared",
+              Probe("mbarrier.arrive.release.cluster", "mbarrier.arrive.release.cluster.shared::cta.b64 %rd1, [bar];",
+                    "cbar.arrive(ptx::sem_release, ptx::scope_cluster);",
+                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &raw);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _mbarrier("mbarrier.arrive.relaxed.cta.shared::cta.b64 state, [addr]{, count};", 90, 860, "mbarrier_arrive",
+              "relaxed", "cta", "shared",
+              Probe("mbarrier.arrive.relaxed.cta", "mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd1, [bar];",
+                    "bar.arrive(ptx::sem_relaxed, ptx::scope_cta);",
+                    "(void) ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw);",
+                    ("MbarrierCounts.RelaxedArrivalsCompleteThePhaseForAnAcquireWait",))),
+    _mbarrier("mbarrier.arrive.relaxed.cluster.shared::cta.b64 state, [addr]{, count};", 90, 860, "mbarrier_arrive",
+              "relaxed", "cluster", "shared",
+              Probe("mbarrier.arrive.relaxed.cluster", "mbarrier.arrive.relaxed.cluster.shared::cta.b64 %rd1, [bar];",
+                    "cbar.arrive(ptx::sem_relaxed, ptx::scope_cluster);",
+                    "(void) ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _mbarrier("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_expect_tx",
+              "relaxed", "cta", "shared",
+              Probe("mbarrier.expect_tx.relaxed.cta", "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+                    "bar.expect_tx(ptxw::tx_bytes{n});",
+                    "ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                    ("MbarrierTx.*",))),
+    _mbarrier("mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_expect_tx",
+              "relaxed", "cluster", "shared",
+              Probe("mbarrier.expect_tx.relaxed.cluster", "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
+                    "cbar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
+                    "ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
+                    ("MbarrierTx.*ClusterBarrier",))),
+    _mbarrier("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 state, [addr], txCount;", 90, 800,
+              "mbarrier_arrive_expect_tx", "release", "cta", "shared",
+              Probe("mbarrier.arrive.expect_tx.release.cta",
+                    "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd1, [bar], 16;",
+                    "bar.arrive_expect_tx(ptxw::tx_bytes{n});",
+                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                    ("MbarrierTx.*ArriveExpectTx*",))),
+    _mbarrier("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 state, [addr], txCount;", 90, 800,
+              "mbarrier_arrive_expect_tx", "release", "cluster", "shared",
+              Probe("mbarrier.arrive.expect_tx.release.cluster",
+                    "mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 %rd1, [bar], 16;",
+                    "cbar.arrive_expect_tx(ptxw::tx_bytes{n});",
+                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &raw, n);",
+                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",))),
+    _mbarrier("mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64 state, [addr], txCount;", 90, 860,
+              "mbarrier_arrive_expect_tx", "relaxed", "cta", "shared",
+              Probe("mbarrier.arrive.expect_tx.relaxed.cta",
+                    "mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64 %rd1, [bar], 16;",
+                    "bar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{n});",
+                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                    ("ClcCoverage*.*Cta*",))),
+    _mbarrier("mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 state, [addr], txCount;", 90, 860,
+              "mbarrier_arrive_expect_tx", "relaxed", "cluster", "shared",
+              Probe("mbarrier.arrive.expect_tx.relaxed.cluster",
+                    "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 %rd1, [bar], 16;",
+                    "cbar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
+                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
+                    ("ClcCoverage*.*Cluster*",))),
+    _mbarrier("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_complete_tx",
+              "relaxed", "cta", "shared",
+              Probe("mbarrier.complete_tx.relaxed.cta", "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+                    "bar.complete_tx(ptxw::tx_bytes{n});",
+                    "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                    ("MbarrierCompleteTx.*",))),
+    _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_complete_tx",
+              "relaxed", "cluster", "shared",
+              Probe("mbarrier.complete_tx.relaxed.cluster",
+                    "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
+                    "cbar.complete_tx(ptxw::tx_bytes{n});",
+                    "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
+                    ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",))),
+    _mbarrier("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]{, count};", 90, 800,
+              "mbarrier_arrive_remote", "release", "cluster", "cluster",
+              Probe("mbarrier.arrive.release.cluster.remote", "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
+                    "cbar.remote(ptxw::cta_rank{r}).arrive();",
+                    _remote("ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster,") + ");",
+                    ("MbarrierCluster.*",))),
+    _mbarrier("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr]{, count};", 90, 860,
+              "mbarrier_arrive_remote", "relaxed", "cluster", "cluster",
+              Probe("mbarrier.arrive.relaxed.cluster.remote",
+                    "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [bar], 1;",
+                    "cbar.remote(ptxw::cta_rank{r}).arrive(ptx::sem_relaxed, ptx::scope_cluster, ptxw::arrivals{n});",
+                    _remote("ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
+                    ("MbarrierCluster.RemoteArriveCountsOnThePeerOnly",))),
+    _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;", 90, 800,
+              "mbarrier_complete_tx", "relaxed", "cluster", "cluster",
+              Probe("mbarrier.complete_tx.relaxed.cluster.remote",
+                    "mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [bar], 16;",
+                    "cbar.remote(ptxw::cta_rank{r}).complete_tx(ptxw::tx_bytes{n});",
+                    _remote("ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
+                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",))),
+    _mbarrier("mapa.shared::cluster.u32 d, a, b;", 90, 780, "mapa", "none", "none", "cluster",
+              Probe("mapa.shared::cluster", "mapa.shared::cluster.u32 %r1, %r2, 1;",
+                    "*out = cbar.remote(ptxw::cta_rank{r}).cluster_address();", None, ("MbarrierCluster.*",))),
+    _mbarrier("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity"
+              "{, suspendTimeHint};", 90, 800, "mbarrier_try_wait", "acquire", "cta", "shared",
+              Probe("mbarrier.try_wait.parity.acquire.cta",
+                    "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0;", "*out = bar.try_wait(ph);",
+                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, n);",
+                    ("MbarrierWaitForms.*", "MbarrierPhase.*")),
+              Probe("mbarrier.try_wait.parity.acquire.cta.hint",
+                    "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0, 1000;",
+                    "*out = bar.try_wait(ph, ptxw::suspend_hint{n});",
+                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, 0u, n);",
+                    ("MbarrierWaitForms.*",))),
+    _mbarrier("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity"
+              "{, suspendTimeHint};", 90, 800, "mbarrier_try_wait", "acquire", "cluster", "shared",
+              Probe("mbarrier.try_wait.parity.acquire.cluster",
+                    "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = cbar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph);",
+                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &raw, n);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _mbarrier("mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 waitComplete, [addr], phaseParity"
+              "{, suspendTimeHint};", 90, 860, "mbarrier_try_wait", "relaxed", "cta", "shared",
+              Probe("mbarrier.try_wait.parity.relaxed.cta",
+                    "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
+                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
+                    ("MbarrierWaitForms.*",))),
+    _mbarrier("mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity"
+              "{, suspendTimeHint};", 90, 860, "mbarrier_try_wait", "relaxed", "cluster", "shared",
+              Probe("mbarrier.try_wait.parity.relaxed.cluster",
+                    "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = cbar.try_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
+                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cluster, &raw, n);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _mbarrier("mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 800,
+              "mbarrier_test_wait", "acquire", "cta", "shared",
+              Probe("mbarrier.test_wait.parity.acquire.cta",
+                    "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0;", "*out = bar.test_wait(ph);",
+                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, n);",
+                    ("MbarrierWaitForms.*", "MbarrierArrivals.*"))),
+    _mbarrier("mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 800,
+              "mbarrier_test_wait", "acquire", "cluster", "shared",
+              Probe("mbarrier.test_wait.parity.acquire.cluster",
+                    "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = cbar.test_wait(ph);",
+                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &raw, n);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _mbarrier("mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 860,
+              "mbarrier_test_wait", "relaxed", "cta", "shared",
+              Probe("mbarrier.test_wait.parity.relaxed.cta",
+                    "mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
+                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
+                    ("MbarrierWaitForms.*",))),
+    _mbarrier("mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 860,
+              "mbarrier_test_wait", "relaxed", "cluster", "shared",
+              Probe("mbarrier.test_wait.parity.relaxed.cluster",
+                    "mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
+                    "*out = cbar.test_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
+                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_relaxed, ptx::scope_cluster, &raw, n);",
+                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    # ---- fences ---------------------------------------------------------------------------------
+    _fence("fence.proxy.async;", 90, 800, "fence_proxy_async", "none", "none", "none",
+           Probe("fence.proxy.async", "fence.proxy.async;", "ptxw::fence_proxy_async();", "ptx::fence_proxy_async();",
+                 ("MbarrierPipeline.*",))),
+    _fence("fence.proxy.async.global;", 90, 800, "fence_proxy_async", "none", "none", "global",
+           Probe("fence.proxy.async.global", "fence.proxy.async.global;",
+                 "ptxw::fence_before_async_read(ptx::space_global);", "ptx::fence_proxy_async(ptx::space_global);",
+                 ("FenceBulkLoad.*",))),
+    _fence("fence.proxy.async.shared::cta;", 90, 800, "fence_proxy_async", "none", "none", "shared",
+           Probe("fence.proxy.async.shared::cta", "fence.proxy.async.shared::cta;",
+                 "ptxw::fence_before_async_read(ptx::space_shared);", "ptx::fence_proxy_async(ptx::space_shared);",
+                 ("FenceBulkStore.*",))),
+    _fence("fence.proxy.async.shared::cluster;", 90, 800, "fence_proxy_async", "none", "none", "cluster",
+           Probe("fence.proxy.async.shared::cluster", "fence.proxy.async.shared::cluster;",
+                 "ptxw::fence_before_async_read(ptx::space_cluster);", "ptx::fence_proxy_async(ptx::space_cluster);")),
+    _fence("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;", 90, 860,
+           "fence_proxy_async_generic", "acquire", "cluster", "cluster",
+           Probe("fence.proxy.async::generic.acquire.sync_restrict",
+                 "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+                 "ptxw::fence_before_slot_write();",
+                 "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);",
+                 ("MbarrierPipeline.*", "ClcCoverage*.*"))),
+    _fence("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;", 90, 860,
+           "fence_proxy_async_generic", "release", "cluster", "shared",
+           Probe("fence.proxy.async::generic.release.sync_restrict",
+                 "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+                 "ptxw::fence_after_slot_read();",
+                 "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);",
+                 ("MbarrierPipeline.*", "ClcCoverage*.*"))),
+    _fence("fence.mbarrier_init.release.cluster;", 90, 800, "fence_mbarrier_init", "release", "cluster", "none",
+           Probe("fence.mbarrier_init.release.cluster", "fence.mbarrier_init.release.cluster;",
+                 "ptxw::fence_after_mbarrier_init();", "ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);",
+                 ("MbarrierCluster.*",))),
+    _fence("fence.acq_rel.gpu;", 70, 600, "fence", "acq_rel", "gpu", "none",
+           Probe("fence.acq_rel.gpu", "fence.acq_rel.gpu;", "ptxw::detail::isa::fence_acq_rel_gpu();",
+                 "ptx::fence(ptx::sem_acq_rel, ptx::scope_gpu);", ("LastBlock.*", "LastBlockChecked.*"))),
+    # ---- atomics of the last-block ticket and the work queue's cursor ---------------------------
+    _atom("atom.release.gpu.global.add.type d, [a], b;  .type = .u32, .u64", "release",
+          Probe("atom.release.gpu.global.add.u32", "atom.release.gpu.global.add.u32 %r1, [%rd2], 1;",
+                "*out = ptxw::detail::isa::atom_add_release_gpu(out, n);", None, ("LastBlock.*", "LastBlockChecked.*")),
+          Probe("atom.release.gpu.global.add.u64", "atom.release.gpu.global.add.u64 %rd1, [%rd2], 1;",
+                "*out = unsigned(ptxw::detail::isa::atom_add_release_gpu(reinterpret_cast<unsigned long long*>(out), 1ull));",
+                None, ("LastBlock.*U64*",))),
+    _atom("atom.relaxed.gpu.global.add.u64 d, [a], b;", "relaxed",
+          Probe("atom.relaxed.gpu.global.add.u64", "atom.relaxed.gpu.global.add.u64 %rd1, [%rd2], 1;",
+                "unsigned long long d = 0; ptxw::detail::isa::atom_add_relaxed_gpu_if(n != 0,"
+                " reinterpret_cast<unsigned long long*>(out), 1ull, d); *out = unsigned(d);",
+                None, ("WorkQueue.*", "WorkQueueChecked.*"))),
+    # ---- cluster launch control -----------------------------------------------------------------
+    Form("clc", "elect.sync d|p, membermask;", 90, 800,
+         (Probe("elect.sync", "elect.sync %r1|%p1, 0xffffffff;", "if (ptxw::elect_one()) *out = 1;",
+                "if (ptx::elect_sync(~0u)) *out = 1;", ("ClcCoverage*.*",)),),
+         "elect_sync"),
+    _clc("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [addr], [mbar];", 100, 860,
+         Probe("clusterlaunchcontrol.try_cancel",
+               "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [slot], [bar];",
+               _HW.format(cast="cta_t", ctx="hw") + _REQUEST, "ptx::clusterlaunchcontrol_try_cancel(&resp, &raw);")),
+    _clc("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128"
+         " [addr], [mbar];", 100, 860,
+         Probe("clusterlaunchcontrol.try_cancel.multicast",
+               "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes"
+               ".multicast::cluster::all.b128 [slot], [bar];",
+               _HW.format(cast="cluster_t", ctx="hw") + _REQUEST,
+               "ptx::clusterlaunchcontrol_try_cancel_multicast(&resp, &raw);")),
+    _clc("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 pred, try_cancel_response;", 100, 860,
+         Probe("clusterlaunchcontrol.query_cancel.is_canceled",
+               "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %rq1;",
+               _HW.format(cast="cta_t", ctx="hw") + "*out = h.wait().is_canceled();",
+               "*out = ptx::clusterlaunchcontrol_query_cancel_is_canceled(resp);")),
+    # get_first_ctaid::x, ::y and ::z: one form an axis.
+    *(_clc(f"clusterlaunchcontrol.query_cancel.get_first_ctaid::{axis}.b32.b128 reg, try_cancel_response;", 100, 860,
+           Probe(f"clusterlaunchcontrol.query_cancel.get_first_ctaid::{axis}",
+                 f"clusterlaunchcontrol.query_cancel.get_first_ctaid::{axis}.b32.b128 %r1, %rq1;",
+                 _HW.format(cast="cta_t", ctx="hw") + f"(void) h.wait().decode([&](auto b) {{ *out = b.{axis}(); }});",
+                 f"*out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_{axis}<uint32_t>(resp);"))
+      for axis in "xyz"),
+    # The emulation's own instruction: the bulk copy that delivers a response into a CTA's slot.
+    _clc("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dstMem], [srcMem], size, [mbar];", 90, 800,
+         Probe("cp.async.bulk (clc emulation)",
+               "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [slot], [%rd2], 16, [bar];",
+               _HW.format(cast="cluster_t", ctx="emu") + _REQUEST,
+               "ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, &resp, out, 16u, &raw);",
+               ("ClcCoverageEmulated.*", "ClcChecked.*"))),
+)
