@@ -6,7 +6,7 @@
 // at once (the table's resident prefix, ptxw/clc/backends.h) -- or the whole grid. Each launched
 // unit runs its own block first; the units beyond the launch are the canceled ones, handed out by
 // one atomicAdd on a global counter and never started, as on hardware. The whole grid may be
-// launched too (every request then fails at once), at about 0.63 ns per CTA on an H100 that a
+// launched too (every request then fails at once), at a dispatch cost per CTA that a
 // resident-prefix launch saves (docs/scheduling.md).
 //
 // The order of request and work follows hardware CLC: the request is issued before the work and

@@ -15,7 +15,7 @@
 // canceled runs its own blockIdx first; a canceled one never starts its work; a request fails once
 // every cluster has been claimed, and -- with the spurious-failure knob -- sometimes earlier, as
 // when a higher-priority kernel arrives. Unlike on hardware, canceled CTAs are launched (and leave
-// at once): a launch costs about 0.63 ns per CTA on an H100 whatever it does (docs/scheduling.md).
+// at once), and a launched CTA costs dispatch time whatever it does (docs/scheduling.md).
 #pragma once
 
 #include <ptxw/clc/backend.h>

@@ -31,8 +31,8 @@ __device__ inline void use_after_work(unsigned long long& x)
 // How many indices the next claim takes. Indices of a few microseconds or more take one each: the
 // finest schedule, and a hot spot of long indices is shared out one by one. Shorter ones take a
 // range that lasts about `cycles` at the pace measured between the claimer's claims (so that the
-// atomic -- one address sustains about 1.35e9/s on an H100 -- and the hand-over, about 1 us under
-// load, are amortised), but never more than a quarter of what is left per claimer, so that the last
+// contended atomic on one address and the hand-over are amortised; docs/scheduling.md measures
+// both), but never more than a quarter of what is left per claimer, so that the last
 // claims are single indices again and the end stays balanced. The pace is a running average over
 // the last few claims (cycles per index), so that one short index does not coarsen the schedule:
 // the first short measurement starts it, later ones move it by a quarter.

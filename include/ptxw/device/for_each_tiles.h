@@ -144,8 +144,8 @@ constexpr unsigned long long rows(const for_each_policy& p, unsigned long long n
 // GPU at once: tiles for a whole number of waves of them, as few waves as keep tiles within the
 // policy's rounds but at least the policy's waves where every tile keeps a row, and the rows shared
 // out evenly over the tiles. A small n thus runs few rounds
-// on every SM instead of many on a few (2^22 indices took 1.7x as long at the policy's 32 rounds on
-// an H100), and a large one ends its last wave with every CTA busy (docs/device.md).
+// on every SM instead of many on a few, and a large one ends its last wave with every CTA busy
+// (docs/device.md).
 struct for_each_plan
 {
   unsigned long long tiles; // a whole number of clusters

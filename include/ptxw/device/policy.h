@@ -99,12 +99,10 @@ constexpr bool operator==(const drain_policy& a, const drain_policy& b)
   return a.block_threads == b.block_threads && a.batch == b.batch;
 }
 
-// The defaults. for_each: chosen on an H100 on real work (the policy sweep of
-// benchmarks/device_real_work.cu, docs/device.md): a plain launch of one index a thread, the best
-// geometric mean of the sweep's 69 policies -- stealing tiles costs the kernel 14-18 registers there
-// and lost to the GPU's block scheduler on every workload's geometric mean. sm_100 and
+// The defaults. for_each: chosen on real work (the policy sweep of benchmarks/device_real_work.cu,
+// docs/device.md): a plain launch of one index a thread, the best geometric mean of the sweep --
+// stealing tiles costs the kernel registers and lost to the GPU's block scheduler there. sm_100 and
 // newer take the same, not measured (no such GPU); a stealing policy is one template argument away.
-// reduce and drain: measured on an H100 too.
 struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const

@@ -37,7 +37,7 @@ constexpr bool operator==(const for_each_state_policy& a, const for_each_state_p
 
 // The default: 512 threads (a state is shared by more threads, and fewer CTAs pay its set-up), tiles
 // of up to 16 rounds, the last 4 shared, at least 4 rows a tile; chosen by the sweep of
-// benchmarks/device_state.cu on the H100 (docs/device_state.md).
+// benchmarks/device_state.cu (docs/device_state.md).
 struct for_each_state_selector
 {
   constexpr for_each_state_policy operator()(compute_capability) const

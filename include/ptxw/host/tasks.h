@@ -141,8 +141,7 @@ struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
 
 // The methods with one queue: `cells` slots, position i (0 <= i < capacity) in slot Slot{}(i,
 // capacity), filled by Fill{}(cell, i, seed i or nullptr). The cells are filled on the device from
-// a copy of the seeds: the whole queue staged on the host and copied took about half a millisecond
-// a seeding at 64K cells (the octree benchmark's ticket ring, H100).
+// a copy of the seeds, so a seeding copies the seeds, not the whole queue staged on the host.
 struct same_slot
 {
   __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t) const

@@ -18,8 +18,8 @@
 // thread still reads) cannot be written (R19). The leader hands ranges of indices over through two
 // alternating shared buffers: one barrier per fetch, which also separates consecutive items.
 //
-// Batches of up to K items per atomic (K in [1, 32]) amortise the atomic and the hand-over (the
-// persistent atomic queue spends about 450 ns between two 1 us items on an H100, docs/scheduling.md).
+// Batches of up to K items per atomic (K in [1, 32]) amortise the atomic and the hand-over, which
+// one item per atomic pays between every two items (docs/scheduling.md measures the gap).
 // Long items must not pile up on few blocks (a hot spot): the leader sizes each batch to about 16 us
 // at the pace it measured between its claims -- one item while items take 8 us or more -- and to at
 // most a quarter of what is left per block, so that the end of the queue stays balanced.

@@ -96,8 +96,8 @@ PTXW_ONLY(suspend_hint_arg, suspend_hint,
 PTXW_ONLY(cta_rank_arg, cta_rank, PTXW_RULE(R11) "remote() takes a ptxw::cta_rank{r}");
 
 // Checked mode: counts must lie in the PTX range [min, 2^20 - 1] (R11). A count outside it is reported
-// and the caller skips the instruction: the hardware's behaviour is undefined (on an H100 an
-// expect_tx of 2^20 bytes left the next cluster kernel of the process faulting). Without checked
+// and the caller skips the instruction: the hardware's behaviour is undefined (an expect_tx of
+// 2^20 bytes can leave a later cluster kernel of the process faulting). Without checked
 // mode this is `true`, and compiles away.
 __device__ inline bool count_in_range(::cuda::std::uint32_t addr, ::cuda::std::uint32_t n, ::cuda::std::uint32_t min)
 {

@@ -16,7 +16,7 @@
 //                  ld.acquire bottom (pairs with push's release); read the entry;
 //                  atom.release.cas top (the release orders the read before it; nothing after
 //                  it reads what another thread wrote, so no acquire).
-// The store->load reordering that pop's fence forbids is too rare on the H100 for a litmus test
+// The store->load reordering that pop's fence forbids is too rare on hardware for a litmus test
 // to see (docs/task-queues.md); the fault `late_store_ns` makes it happen where the PTX model
 // allows it: pop's store of bottom is held, as in a store buffer, until the fence -- or, where no
 // fence comes, until after the load of top and a sleep (tasks_litmus_test.cu).

@@ -1,6 +1,6 @@
-// ptxw/tasks/locked_queue.h: locked_queue -- the seed's blocking queue, one spin lock around both
-// ends of a ring. Fair warning: it is kept for the comparison the seed makes ("potentially very
-// inefficient, particularly for fine-grained tasks"); every push and take of the grid waits for
+// ptxw/tasks/locked_queue.h: locked_queue -- Cederman and Tsigas's blocking queue, one spin lock
+// around both ends of a ring. Fair warning: it is kept for their comparison of blocking and
+// lock-free methods (docs/task-queues.md); every push and take of the grid waits for
 // the one lock, and a holder that is descheduled stalls everyone. Prefer stealing or
 // lockfree_queue<ticket_ring>.
 // Memory order: the lock is taken with atom.acq_rel.cas 0 -> 1 and given back with
@@ -20,7 +20,7 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
   using room   = typename steps::room;
   using memory = shared_queue_memory<entry<T>>;
 
-  // `while (atomicCAS(&lock, 0, 1) == 1);` -- the seed's, with a short sleep between tries, and
+  // `while (atomicCAS(&lock, 0, 1) == 1);` -- the paper's, with a short sleep between tries, and
   // (checked mode) a bound: false where the holder kept it too long (R24). Counts the failed tries.
   __device__ static bool lock(const pool_t& p, unsigned long long& failed)
   {

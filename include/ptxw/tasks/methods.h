@@ -17,20 +17,22 @@ struct one_word // top, bottom and a pop count in one 64-bit word, every change 
 template <class Deque>
 struct stealing_deques
 {};
-// The Chase-Lev kind, the name the first method had.
+// The Chase-Lev kind: the default stealing method.
 using stealing = stealing_deques<chase_lev>;
 
 // The kinds of lockfree_queue. Capacity: tasks in the one queue.
 struct ticket_ring // a bounded MPMC ring, published by each slot's sequence word (tasks/ticket_ring.h)
 {};
-struct nil_slots // the seed's: NIL-or-task slots, CAS in and out, head and tail advanced lazily (tasks/nil_slots.h)
+// Cederman and Tsigas's: NIL-or-task slots, CAS in and out, head and tail advanced lazily
+// (tasks/nil_slots.h).
+struct nil_slots
 {};
 template <class Kind>
 struct lockfree_queue
 {};
 
-// The seed's blocking queue: one spin lock around both ends (tasks/locked_queue.h). Capacity: tasks
-// in the one queue.
+// Cederman and Tsigas's blocking queue: one spin lock around both ends (tasks/locked_queue.h).
+// Capacity: tasks in the one queue.
 struct locked_queue
 {};
 

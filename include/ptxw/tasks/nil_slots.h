@@ -1,5 +1,5 @@
-// ptxw/tasks/nil_slots.h: lockfree_queue<nil_slots> -- the seed's lock-free queue (Cederman and
-// Tsigas, after Tsigas and Zhang): slots hold NIL or a task; a take scans from `head` for a task
+// ptxw/tasks/nil_slots.h: lockfree_queue<nil_slots> -- Cederman and Tsigas's lock-free queue
+// (after Tsigas and Zhang): slots hold NIL or a task; a take scans from `head` for a task
 // and CASes it out, a push scans from `tail` for a NIL and CASes its task in; head and tail are
 // only hints, advanced lazily. Two changes make it sound for tasks wider than a CAS and for slots
 // reused lap after lap:
@@ -10,7 +10,7 @@
 //   (never an overwrite, R23) -- so claimed positions are always a prefix, and a scan that meets
 //   an unclaimed position has seen every task;
 // - head moves only over positions already taken (and tail over claimed ones), when such a run is
-//   at least `lazy` (the seed's x) long, so no task is ever left behind a hint.
+//   at least `lazy` (the paper's x) long, so no task is ever left behind a hint.
 // Memory order: state changes are atom.acq_rel.cas (each follows the previous owner's release and
 // orders this owner's entry access after it) or st.release; scans read the word with ld.acquire.
 #pragma once
@@ -46,7 +46,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
   using cell   = nil_cell<T>;
   using memory = shared_queue_memory<cell>;
 
-  static constexpr unsigned long long lazy = 32; // the seed's "x": hints move in runs of 32 or more
+  static constexpr unsigned long long lazy = 32; // the paper's "x": hints move in runs of 32 or more
 
   __device__ static cell& at(const pool_t& p, unsigned long long q)
   {

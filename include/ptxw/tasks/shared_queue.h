@@ -9,10 +9,9 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// The queue's ends and counts, 1 KiB apart: every block's leader hits them, and on the H100
-// atomics on words in one L2 slice are served one at a time; 128 bytes apart (a line each) the
-// ticket ring's dequeues ran at 0.36 of the contended counter, 1 KiB or 64 KiB apart at 0.49
-// (benchmarks/task_queues.cu).
+// The queue's ends and counts, 1 KiB apart: every block's leader hits them, and atomics on words
+// close together are served one at a time, so words a line apart share one contended counter's rate
+// (benchmarks/task_queues.cu measures it, docs/task-queues.md).
 struct alignas(1024) queue_ends
 {
   alignas(1024) unsigned long long head; // next position to take (nil_slots: a hint, advanced lazily)

@@ -1,5 +1,5 @@
-// ptxw/tasks/static_list.h: the seed's static task list, in two forms that share everything but
-// the end of a round. A round's tasks are an `in` list, read-only, handed out by one cursor (as
+// ptxw/tasks/static_list.h: Cederman and Tsigas's static task list, in two forms that share
+// everything but the end of a round. A round's tasks are an `in` list, read-only, handed out by one cursor (as
 // the work queue does); their children are appended to an `out` list (atom.add on its size). When
 // `in` is exhausted, the round ends: its `in` list, emptied, becomes the next round's `out`. A
 // round of no tasks ends the pool (R21: every task of the last round has retired by then, so none
