@@ -17,8 +17,8 @@
 // barrier until the CTA's work is done, so that it stays resident as the others' fourth warp does:
 // a warp that leaves early makes room for more CTAs). So every contender has 16 CTAs an SM
 // resident on an H100 (__launch_bounds__(128, 16): at most 32 registers a thread; the registers
-// and CTAs an SM are printed) and the same 48 warps an SM at work. The alternative the issue
-// names -- the ring with four consumer roles and a scheduler warp against four-warp baselines --
+// and CTAs an SM are printed) and the same 48 warps an SM at work. The obvious alternative
+// -- the ring with four consumer roles and a scheduler warp against four-warp baselines --
 // is not fair on a GPU: the ring's 160-thread CTAs fit 12 an SM (48 warps at work) where the
 // baselines' 128-thread ones fit 16 (64 at work).
 //

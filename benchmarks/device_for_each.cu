@@ -1,6 +1,6 @@
 // ptxw::device::for_each_canceled against cub::DeviceFor::ForEachN and thrust::for_each, side by
-// side in one run, on per-index costs that are uniform or skewed; then the policy sweep that chose
-// the sm_90 default (docs/device.md).
+// side in one run, on per-index costs that are uniform or skewed; then a policy sweep (docs/device.md:
+// where stealing pays; the default is chosen on real work, benchmarks/device_real_work.cu).
 //
 //   ptxw_bench_device_for_each [--log2n K] [--reps R] [--no-sweep]
 //
@@ -12,7 +12,7 @@
 // The work of index i waits cost[i] nanoseconds of wall time (%globaltimer), sleeping in steps of
 // 64 ns until then. Waiting rather than computing is the case work stealing is for (memory-latency-bound work,
 // such as walking a variable-length list per index); sleeping warps issue nothing, so no warp
-// starves the others (ptxw's notes on fair synthetic work: spinning warps do). Every contender
+// starves the others (spinning warps do: docs/scheduling.md, "The benchmark"). Every contender
 // runs the same functor; each index writes its mark, and every run is checked to have marked every
 // index exactly once (exit code 1 otherwise).
 //

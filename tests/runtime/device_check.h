@@ -29,7 +29,7 @@ struct Report
   unsigned long long waits;     // bounded waits that returned true, summed over all threads
 };
 
-// About 2 s at H100 clocks (1.98 GHz measured). A wait that completes normally takes microseconds.
+// About 2 s at an SM clock of 2 GHz. A wait that completes normally takes microseconds.
 // Override with -DPTXW_TEST_WAIT_BUDGET_CYCLES=... (e.g. to run a deliberately broken library fast).
 #ifndef PTXW_TEST_WAIT_BUDGET_CYCLES
 #  define PTXW_TEST_WAIT_BUDGET_CYCLES 4000000000LL

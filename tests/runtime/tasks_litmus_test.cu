@@ -12,7 +12,7 @@
 //    (faults::thief_stall_ns): the ABA window of the one_word deque, which its pop count closes.
 // 4. The Chase-Lev deque alone again, with pop's store of bottom held as a store buffer may hold it
 //    (faults::late_store_ns): the store->load reordering that the fence forbids, made to happen
-//    where the PTX model allows it, since the H100 shows it too rarely to be seen here.
+//    where the PTX model allows it, since hardware shows it too rarely to be seen here.
 // Over many rounds: 0 duplicates, 0 losses (docs/task-queues.md says what the fence-drop mutant did).
 #include <ptxw/host/tasks.h>
 

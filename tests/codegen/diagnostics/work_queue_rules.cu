@@ -69,7 +69,7 @@ __global__ void work_queue_rules(unsigned* out, ptxw::work_queue<job> q)
 #if defined(CASE_SLOT_ITEM)
   // SLOT_ITEM-DAG: {{.*}}/include/ptxw/{{.*}}: error: static assertion failed with "ptxw: R19 one item at a time: an item is fetch()'s return value
   // SLOT_ITEM-DAG: at line [[#@LINE+1]] of
-  const job& current = slot.item; // the seed's `return item; // reference to smem`
+  const job& current = slot.item; // a hand-written queue's `return item; // reference to smem`
   out[0]             = current.count;
 #endif
 }

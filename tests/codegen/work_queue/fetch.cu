@@ -1,8 +1,8 @@
 // ptxw::open_queue<1>(slot, q).fetch(): per item, the first warp's predicated atom.relaxed.gpu on
 // the cursor (only the leader's lane adds, so ptxas does not aggregate it over the warp), the range
 // published into one of two alternating shared buffers, one barrier, every thread reads the range
-// and loads the item itself. One barrier per item, where the hand-written queue of the seed needs
-// two (or has a race). SASS as the hand-written double-buffered queue.
+// and loads the item itself. One barrier per item, where a hand-written queue with one shared
+// buffer needs two (or has a race). SASS as the hand-written double-buffered queue.
 // REQUIRES: target-sm_90a || target-sm_100a || target-sm_120a
 // RUN: %ptxw-compile %s -o %t
 // RUN: %ptx-check %s --input-file=%t.ptx
