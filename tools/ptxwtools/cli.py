@@ -130,7 +130,7 @@ def parser() -> argparse.ArgumentParser:
                    help="tests/runtime results recorded on a GPU (gtest --gtest_output=xml) for the runtime column")
     options.add_build_dir(k, "its cache goes here")
     k.add_argument("--out", help="report folder (default: BUILD_DIR/conformance)")
-    k.add_argument("--markdown", help="also write the Markdown report here (e.g. docs/conformance.md)")
+    k.add_argument("--markdown", help="also write the Markdown report here (a copy to publish)")
     k.add_argument("--no-cache", action="store_true", help="measure every cell again")
     k.add_argument("-j", "--jobs", type=int, help="parallel targets (default: one per core)")
     k.add_argument("--fail-on-disagreement", action="store_true", help="exit 1 if a gate disagrees with ptxas")

@@ -9,7 +9,7 @@ from . import cache
 
 def write_reports(out_dir: Path, name: str, texts: dict, markdown_path: Path = None):
     """out_dir/<name>.<ext> for each {ext: text} ("md", "html", "json"), written atomically; the Markdown
-    also to markdown_path (e.g. docs/conformance.md)."""
+    also to markdown_path (a copy to publish)."""
     for ext, text in texts.items():
         cache.atomic_write(out_dir / f"{name}.{ext}", text)
     if markdown_path:
