@@ -4,16 +4,17 @@
 // drain batch outside [1, 32], a reduce that loads fewer than 4 items.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -cuda -o /dev/null %s
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_NO_WAVE %s 2>&1 | FileCheck %s --check-prefix=WAVES
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_OCCUPANCY %s 2>&1 | FileCheck %s --check-prefix=WAVES
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_DRAIN_BATCH %s 2>&1 | FileCheck %s --check-prefix=DRAIN_BATCH
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_REDUCE_ITEMS %s 2>&1 | FileCheck %s --check-prefix=REDUCE_ITEMS
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_NO_WAVE %s 2>&1 | FileCheck %s --check-prefix=WAVES
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_OCCUPANCY %s 2>&1 | FileCheck %s --check-prefix=WAVES
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_DRAIN_BATCH %s 2>&1 | FileCheck %s --check-prefix=DRAIN_BATCH
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_REDUCE_ITEMS %s 2>&1 | FileCheck %s --check-prefix=REDUCE_ITEMS
 //
-// Without a CASE the file compiles: each algorithm with its default selector. -cuda stops after the
-// front end, which makes these checks (host code); device/kernels_per_policy.cu compiles them whole.
+// Without a CASE the file compiles: each algorithm with its default selector, host side and every
+// device pass (-cuda); device/kernels_per_policy.cu compiles them whole. A case needs only -ptx: the
+// checks are in host code, which nvcc's device front end checks too, with the same error.
 // The for_each cases: the default selector with one field out of range (Inputs/device_case.h).
 
 #include <ptxw/device.h>

@@ -5,17 +5,18 @@
 // setup() initialises) and it fits in a CTA's shared memory.
 // REQUIRES: target-sm_90a
 // RUN: %nvcc -cuda -o /dev/null %s
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_MIN_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=MIN_ROUNDS
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_NO_WAVE %s 2>&1 | FileCheck %s --check-prefix=WAVES
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_NO_STATE %s 2>&1 | FileCheck %s --check-prefix=NO_STATE
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_STATE_NOT_TRIVIAL %s 2>&1 | FileCheck %s --check-prefix=NOT_TRIVIAL
-// RUN: not %nvcc -cuda -o /dev/null -DCASE_STATE_TOO_LARGE %s 2>&1 | FileCheck %s --check-prefix=TOO_LARGE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_HARDWARE_ON_SM90 %s 2>&1 | FileCheck %s --check-prefix=HARDWARE_ON_SM90
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_PARTIAL_WARP %s 2>&1 | FileCheck %s --check-prefix=PARTIAL_WARP
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_SHARED_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=SHARED_ROUNDS
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_MIN_ROUNDS %s 2>&1 | FileCheck %s --check-prefix=MIN_ROUNDS
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_NO_WAVE %s 2>&1 | FileCheck %s --check-prefix=WAVES
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_NO_STATE %s 2>&1 | FileCheck %s --check-prefix=NO_STATE
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_STATE_NOT_TRIVIAL %s 2>&1 | FileCheck %s --check-prefix=NOT_TRIVIAL
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_STATE_TOO_LARGE %s 2>&1 | FileCheck %s --check-prefix=TOO_LARGE
 //
 // Without a CASE the file compiles: the default selector, and a state of 200 KiB (dynamic shared
-// memory, beyond 48 KiB). -cuda stops after the front end, which makes these checks (host code).
+// memory, beyond 48 KiB), host side and every device pass (-cuda). A case needs only -ptx: the
+// checks are in host code, which nvcc's device front end checks too, with the same error.
 // The policy cases: the default selector with one field out of range (Inputs/device_case.h).
 
 #include <ptxw/device.h>
