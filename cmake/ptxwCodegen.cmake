@@ -11,8 +11,9 @@
 #   PTXW_FILECHECK  FileCheck (default: PATH, then /usr/lib/llvm-*/bin)
 # ptxw_add_sass_baseline_test() (below) diffs a project's kernels against a recorded SASS baseline, and
 # ptxw_add_lit_tests() runs a folder of lit tests (// RUN: and // CHECK: lines in the .cu files).
+# The tools are Python 3: each function looks for it when called, so a project that uses only the
+# headers configures without it.
 include_guard(GLOBAL)
-find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
 
 set(PTXW_CUDA_ROOT "" CACHE PATH "CUDA toolchain for ptxw_add_codegen_test")
 set(PTXW_DEPS_DIR "" CACHE PATH "Folder with ptxw's set-up tools (cuobjdump, nvdisasm) for ptxw_add_codegen_test")
@@ -55,9 +56,14 @@ function(_ptxw_absolute_sources out)
   set(${out} "${sources}" PARENT_SCOPE)
 endfunction()
 
-# What both functions start with: the arguments checked (what is required, nothing unknown, target
-# names), then root (the toolchain), env (for the tools), sources (absolute) and includes (ptxw's).
+# What the functions start with: Python 3 found, the arguments checked (what is required, nothing unknown,
+# target names), then root (the toolchain), env (for the tools), sources (absolute) and includes (ptxw's).
 macro(_ptxw_prologue fn)
+  find_package(Python3 3.8 COMPONENTS Interpreter)
+  if(NOT Python3_Interpreter_FOUND)
+    message(FATAL_ERROR "${fn}: the ptxw tools it runs need Python 3.8 or newer, which CMake did not find "
+                        "(-DPython3_EXECUTABLE=<python3> names one)")
+  endif()
   foreach(required ${ARGN})
     if(NOT arg_${required})
       message(FATAL_ERROR "${fn}: ${required} is required")

@@ -15,6 +15,21 @@ function(step)
   endif()
 endfunction()
 step(${CMAKE_COMMAND} --install ${PTXW_BINARY_DIR} --prefix ${WORK_DIR}/prefix)
+
+# A project that uses only the headers configures where CMake finds no Python; a codegen function it calls
+# says that it needs one.
+foreach(codegen OFF ON)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/header_only -B ${WORK_DIR}/header_only_${codegen}
+                          -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_DISABLE_FIND_PACKAGE_Python3=ON
+                          -DCALL_CODEGEN=${codegen}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(codegen AND (rc EQUAL 0 OR NOT out MATCHES "ptxw_add_codegen_test:.*need Python 3.8"))
+    message(FATAL_ERROR "package test: ptxw_add_codegen_test without Python should fail saying why:\n${out}")
+  elseif(NOT codegen AND NOT rc EQUAL 0)
+    message(FATAL_ERROR "package test: find_package(ptxw) failed without Python in a header-only project:\n${out}")
+  endif()
+endforeach()
+message("package test: a header-only project configures without Python; ptxw_add_codegen_test asks for it")
 step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
      -DPTXW_DEPS_DIR=${PTXW_DEPS_DIR} -DCMAKE_CUDA_COMPILER=${CMAKE_CUDA_COMPILER})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
