@@ -13,7 +13,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ptxwtools import cache, cubin, deps, targets, toolchain
+from ptxwtools import cache, cubin, deps, errors, targets, toolchain
+from ptxwtools.occupancy import DynamicSmem
 from ptxwtools.sass_diff_compare import compare_kernels
 
 from test_cli import PTXW
@@ -130,6 +131,22 @@ class CompareTest(unittest.TestCase):
         # 256 threads x 32 registers: 8 blocks by registers, 8 warps each: all 64 warp slots of an sm_90
         self.assertEqual(row["new"], {"instructions": 1, "sync/fence": 0, "REG": 32, "SHARED": 4096, "THREADS": 256,
                                       "OCCUPANCY": 100})
+
+    def test_occupancy_counts_the_dynamic_shared_memory_of_the_launch(self):
+        a = ("k", {"REG": 32, "SHARED": 4096, "THREADS": 256}, ["/*0000*/ EXIT"])
+        b = ("other", {"REG": 32, "SHARED": 4096, "THREADS": 256}, ["/*0000*/ EXIT"])
+
+        def occupancy(*specs):
+            _, table = compare_kernels(record(a, b), record(a, b), ("old", "new"), "sm_90a",
+                                       dynamic_smem=DynamicSmem.parse(specs))
+            return {r["kernel"]: r["new"]["OCCUPANCY"] for r in table}
+
+        # 4096 static + 45056 dynamic + 1024 reserved bytes a block: 4 blocks of 8 warps in 228 KiB, half the slots
+        self.assertEqual(occupancy("45056"), {"k": 50, "other": 50})
+        self.assertEqual(occupancy("45056", "k=0"), {"k": 100, "other": 50})  # a kernel's own entry wins
+        self.assertEqual(occupancy(), {"k": 100, "other": 100})
+        with self.assertRaisesRegex(errors.BadInput, "expected BYTES or KERNEL=BYTES"):
+            DynamicSmem.parse(["k=48K"])
 
 
 class FirstErrorTest(unittest.TestCase):
@@ -266,6 +283,9 @@ class CacheTest(unittest.TestCase):
                     "--targets", "sm_90a", "--", f"-I{root / 'inc'}"]
             run, report = sass_diff(tmp, "--update-baseline", *args)
             self.assertEqual((run.returncode, report["compiled"]), (0, 2), run.stdout + run.stderr)
+            # a first baseline: nothing to compare with, which is no failure
+            self.assertRegex(run.stdout, r"^recorded 2 kernels of 2 source x target pairs\n")
+            self.assertNotRegex(run.stdout, "not built|one side only")
             run, report = sass_diff(tmp, "--fail-on-change", *args)
             self.assertEqual((run.returncode, report["compiled"]), (0, 0), run.stdout + run.stderr)
             Path(root, "inc", "value.h").write_text("#define VALUE 4\n")

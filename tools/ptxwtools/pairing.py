@@ -14,7 +14,7 @@ parameter. Kernels are paired in rounds, each on the kernels the rounds before l
      from detail::reduce to detail::segmented_reduce) and the same parameter types;
   4. "name": the same kernel name.
 
-Rounds 3 and 4 are what a report calls "paired by name". Where a round finds several kernels with one
+Rounds 3 and 4 pair kernels whose full names differ: a report calls them "renamed". Where a round finds several kernels with one
 key on each side (a kernel instantiated for int and for float), the most similar names pair first.
 """
 
@@ -31,7 +31,7 @@ _INLINE_NAMESPACES = re.compile(r"\b(?:CUB_\d+(?:_SM_[\d_]+)?|_V_\d+(?:_SM_[\d_]
                                 r"__\d+)::")
 _ABI_TAG = re.compile(r"\s*\[abi:[^\]]*\]")
 ROUNDS = ("same name", "inline namespace", "name and parameters", "name")
-BY_NAME = ("name and parameters", "name")  # rounds whose pairs a report marks "paired by name"
+BY_NAME = ("name and parameters", "name")  # rounds whose pairs a report marks "renamed"
 
 
 def parse_rules(specs) -> list:

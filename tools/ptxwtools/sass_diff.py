@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, toolchain
+from . import cache as cache_, occupancy, toolchain
 from .errors import BadInput
 from .sass_diff_build import (Command, absolute_flags, build_side, in_revision, resolve_revision, revision_tree,  # noqa: F401
                               working_root)
@@ -122,10 +122,11 @@ def nothing_compiled(units) -> str:
     return ""
 
 
-def _compared(old: Side, new: Side, keys, target_names, rules, cache: cache_.Cache) -> list:
+def _compared(old: Side, new: Side, keys, target_names, rules, dynamic_smem, cache: cache_.Cache) -> list:
     """compare(), each unit's comparison cached by the two results it compares (a rerun of a large diff
     spends its time normalising and diffing listings otherwise)."""
-    code = cache_.digest(cache_.code_digest("sass_diff_compare"), old.label, new.label, *(f"{p.pattern}={r}" for p, r in rules))
+    code = cache_.digest(cache_.code_digest("sass_diff_compare"), old.label, new.label, *(f"{p.pattern}={r}" for p, r in rules),
+                         repr(dynamic_smem))
 
     def key(side, k):
         return side.keys.get(k) or cache_.digest(json.dumps(side.units.get(k, {}), sort_keys=True))
@@ -137,7 +138,7 @@ def _compared(old: Side, new: Side, keys, target_names, rules, cache: cache_.Cac
             todo.append(k)
         else:
             units[k] = UnitDiff.from_json(hit, old.units.get(k, {}), new.units.get(k, {}))
-    for u in compare(old, new, todo, target_names, rules):
+    for u in compare(old, new, todo, target_names, rules, dynamic_smem):
         k = (u.source, u.target)
         cache.put("compared", cache_.digest(code, *k, key(old, k), key(new, k)), u.to_json())
         units[k] = u
@@ -145,8 +146,9 @@ def _compared(old: Side, new: Side, keys, target_names, rules, cache: cache_.Cac
 
 
 def run(old: Side, new: Side, work_root: Path, commands: dict, target_names, cache: cache_.Cache, jobs=None,
-        progress=None, command="", rules=()) -> Result:
-    """commands: {source: sass_diff_build.Command} for the sides that compile; rules: pairing rules."""
+        progress=None, command="", rules=(), dynamic_smem=occupancy.DynamicSmem()) -> Result:
+    """commands: {source: sass_diff_build.Command} for the sides that compile; rules: pairing rules;
+    dynamic_smem: the launches' dynamic shared memory, for occupancy."""
     start = time.monotonic()
     built = [side for side in (old, new) if side.kind in ("toolchain", "revision")]
     for side in built:
@@ -155,7 +157,7 @@ def run(old: Side, new: Side, work_root: Path, commands: dict, target_names, cac
         keys = {(s, t) for s in commands for t in target_names}
     else:  # a baseline against a build folder: all either has, on the targets asked for
         keys = {k for k in set(old.units) | set(new.units) if not target_names or k[1] in target_names}
-    units = _compared(old, new, keys, target_names, rules, cache)
+    units = _compared(old, new, keys, target_names, rules, dynamic_smem, cache)
     problems = [p for p in [nothing_compiled(units)] if p and built]
     return Result(old, new, list(commands), list(target_names), units, command, datetime.date.today().isoformat(),
                   time.monotonic() - start, problems)

@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import cache, compile_commands, options, pairing, sass_diff, sass_diff_report, targets, toolchain
+from . import cache, compile_commands, occupancy, options, pairing, sass_diff, sass_diff_report, targets, toolchain
 from .errors import BadInput, ExitCode
 from .sass_diff import Command, Side
 
@@ -47,6 +47,9 @@ def add_parser(sub):
                    help="each source's flags from CMake's compile_commands.json (no sources: all its .cu files)")
     d.add_argument("--match", action="append", default=[], metavar="REGEX=REPLACEMENT",
                    help="rewrite kernel names with this before pairing them (repeatable, applied in order)")
+    d.add_argument("--dynamic-smem", action="append", default=[], metavar="[KERNEL=]BYTES",
+                   help="the dynamic shared memory a kernel is launched with, for its occupancy: BYTES for every "
+                        "kernel, KERNEL=BYTES for one (repeatable; the binary does not record it)")
     d.add_argument("--root", type=Path, help="what source names are relative to (default: the git checkout)")
     options.add_build_dir(d, "the cache, extracted revisions and reports go here")
     d.add_argument("--out", type=Path, help="report folder (default: BUILD_DIR/sass-diff)")
@@ -162,6 +165,8 @@ def main(a) -> ExitCode:
     work_root = (a.root or sass_diff.working_root()).resolve()
     build = options.build_dir_of(a)
     rules = pairing.parse_rules(a.match)
+    first_baseline = bool(a.update_baseline and a.baseline and not a.baseline.is_file())
+    dynamic_smem = occupancy.DynamicSmem.parse(a.dynamic_smem)
     old, new = _sides(a, work_root)
     commands = _check(a, old, new, work_root)
     if not a.built:  # a build's records need no disassembler; a compile does, and says so before writing
@@ -182,12 +187,12 @@ def main(a) -> ExitCode:
 
     result = sass_diff.run(old, new, work_root, commands, options.targets_of(a),
                            cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs or os.cpu_count(), progress,
-                           toolchain.command_line("sass-diff"), rules)
+                           toolchain.command_line("sass-diff"), rules, dynamic_smem)
     if tty:
         sys.stderr.write("\n")
     out_dir = (a.out or build / "sass-diff").resolve()
     sass_diff_report.write_all(result, out_dir, a.markdown)
-    print(sass_diff_report.summary(result, show_diff=a.show_diff))
+    print(sass_diff_report.recorded(new) if first_baseline else sass_diff_report.summary(result, show_diff=a.show_diff))
     print(f"\nreports: {out_dir}/sass-diff.{{md,html,json}}")
     for p in result.problems:
         sys.stderr.write(f"ptxw sass-diff: {p}\n")

@@ -71,19 +71,21 @@ def class_counts(lines) -> Counter:
     return Counter(sass.opcode_class(sass.opcode(line)) for line in lines if not sass.is_label(line))
 
 
-def _facts(f, target: str, lines) -> dict:
+def _facts(f, target: str, lines, dynamic_smem: occupancy.DynamicSmem) -> dict:
     """What the table shows of one kernel on one side: instructions, sync/fence count, resources."""
     counts = class_counts(lines)
     facts = {"instructions": sum(counts.values()), "sync/fence": counts["sync/fence"], **f.get("resources", {})}
-    occ = occupancy.of(target, f.get("resources", {}))
+    demangled = f.get("demangled", f["name"])
+    occ = occupancy.of(target, f.get("resources", {}),
+                       dynamic_smem.of(f["name"], demangled, pairing.short_name(demangled)))
     if occ is not None:
         facts["OCCUPANCY"] = occ
     return facts
 
 
-def compare_kernels(a: dict, b: dict, labels, target="", rules=()):
+def compare_kernels(a: dict, b: dict, labels, target="", rules=(), dynamic_smem=occupancy.DynamicSmem()):
     """(changes, table) of two results that compiled: KernelChange per kernel that changed, was added
-    or removed, and a row per kernel with its facts on each side."""
+    or removed, and a row per kernel with its facts on each side (its occupancy with dynamic_smem)."""
     changes, table = [], []
     fa, fb = _functions(a), _functions(b)
     for p in pairing.pair(list(fa), list(fb), rules):
@@ -91,8 +93,8 @@ def compare_kernels(a: dict, b: dict, labels, target="", rules=()):
         la = _normalised(fa[p.old]) if p.old else None
         lb = _normalised(fb[p.new]) if p.new else None
         row = {"kernel": name, "short": pairing.short_name(name), "old_name": p.old, "new_name": p.new,
-               "paired": p.round, "old": _facts(fa[p.old], target, la) if p.old else None,
-               "new": _facts(fb[p.new], target, lb) if p.new else None}
+               "paired": p.round, "old": _facts(fa[p.old], target, la, dynamic_smem) if p.old else None,
+               "new": _facts(fb[p.new], target, lb, dynamic_smem) if p.new else None}
         table.append(row)
         if not p.new:
             changes.append(KernelChange(name, "removed", opcodes={k: [v, 0] for k, v in class_counts(la).items()}))
@@ -140,14 +142,14 @@ def first_error(message: str, source: str = "") -> str:
     return first
 
 
-def compare_unit(source, target, a: dict, b: dict, labels, rules=()) -> UnitDiff:
+def compare_unit(source, target, a: dict, b: dict, labels, rules=(), dynamic_smem=occupancy.DynamicSmem()) -> UnitDiff:
     d = UnitDiff(source, target, SAME, old=a, new=b)
     sa, sb = a.get("status", MISSING), b.get("status", MISSING)
     if sa in NOT_COMPARABLE or sb in NOT_COMPARABLE:
         d.status = INCOMPARABLE
         d.note = "; ".join(f"{label}: {s}" for label, s in zip(labels, (sa, sb)) if s in NOT_COMPARABLE)
     elif sa == OK and sb == OK:
-        d.kernels, d.table = compare_kernels(a, b, labels, target, rules)
+        d.kernels, d.table = compare_kernels(a, b, labels, target, rules, dynamic_smem)
         d.status = CHANGED if d.kernels else SAME
     elif {sa, sb} <= {ERROR, MISSING}:  # a build skips what does not compile: "not built" is no change then
         d.status = NEITHER
@@ -166,8 +168,9 @@ def in_order(keys, target_order=()) -> list:
     return sorted(keys, key=lambda k: (k[0], rank.get(k[1], len(rank)), k[1]))
 
 
-def compare(old, new, keys=None, target_order=(), rules=()) -> list:
+def compare(old, new, keys=None, target_order=(), rules=(), dynamic_smem=occupancy.DynamicSmem()) -> list:
     """Every unit of keys (default: of either side), by source, then targets in target_order."""
     labels = (old.label, new.label)
     keys = in_order(keys if keys is not None else set(old.units) | set(new.units), target_order)
-    return [compare_unit(s, t, old.units.get((s, t), {}), new.units.get((s, t), {}), labels, rules) for s, t in keys]
+    return [compare_unit(s, t, old.units.get((s, t), {}), new.units.get((s, t), {}), labels, rules, dynamic_smem)
+            for s, t in keys]

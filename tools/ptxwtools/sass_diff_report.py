@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import pairing, style
-from .sass_diff_compare import CHANGED, INCOMPARABLE, NEITHER, ONE_SIDE, SAME
+from .sass_diff_compare import CHANGED, INCOMPARABLE, NEITHER, OK, ONE_SIDE, SAME, first_error
 
 _ARROW = "→"
 WIDTH = 120  # the terminal table's
@@ -40,7 +40,7 @@ def change_rows(result) -> list:
             if k.resources:
                 what.append(_resources_text(k.resources))
             if k.paired in pairing.BY_NAME:
-                what.append("paired by name")
+                what.append("renamed")
             rows.append((u.source, u.target, k.kernel, "; ".join(filter(None, what))))
     return rows
 
@@ -90,12 +90,12 @@ def _side_line(side) -> str:
 
 
 def kernel_counts(result) -> dict:
-    """Over the units that compiled on both sides: kernels paired (of them by name), added, removed."""
+    """Over the units that compiled on both sides: kernels paired (of them renamed), added, removed."""
     c = defaultdict(int)
     for u in result.units:
         for row in u.table:
             c["paired" if row["old"] and row["new"] else "added" if row["new"] else "removed"] += 1
-            c["by name"] += row["paired"] in pairing.BY_NAME
+            c["renamed"] += row["paired"] in pairing.BY_NAME
             c["changed"] += bool(row.get("changed"))
     return c
 
@@ -108,8 +108,18 @@ def _counts_line(result) -> str:
 
 def _kernels_line(result) -> str:
     k = kernel_counts(result)
-    return (f"kernels: {k['paired']} paired ({k['by name']} by name), {k['changed']} of them changed, "
+    return (f"kernels: {k['paired']} paired ({k['renamed']} renamed), {k['changed']} of them changed, "
             f"{k['added']} added, {k['removed']} removed")
+
+
+def recorded(side) -> str:
+    """What a first baseline records (there is nothing to compare with): its kernels, and each unit that
+    did not compile with the compiler's first error."""
+    ok = [u for u in side.units.values() if u.get("status") == OK]
+    lines = [f"recorded {sum(len(u.get('functions', [])) for u in ok)} kernels of {len(ok)} source x target pairs"]
+    lines += [_fit(f"  not recorded: {s} for {t}: {first_error(u.get('message', ''), s) or u.get('status')}", WIDTH)
+              for (s, t), u in sorted(side.units.items()) if u.get("status") != OK]
+    return "\n".join(lines)
 
 
 def summary(result, show_diff=False, max_diff_lines=60) -> str:
@@ -200,7 +210,8 @@ def markdown(result) -> str:
     table = kernel_table_md(result)
     if table:
         out += ["", "## Every kernel", "", "Instructions, sync/fence instructions, resources (`cuobjdump -res-usage`, "
-                "ptxas -v's spill stores) and the theoretical occupancy at the kernel's launch bound, old → new "
+                "ptxas -v's spill stores) and the theoretical occupancy at the kernel's launch bound with the dynamic "
+                "shared memory --dynamic-smem gives (none if not given), old → new "
                 "(the JSON report has the full names of both sides, the HTML the other resources).", ""] + table
     if result.problems:
         out += ["", "## Failed", ""] + [f"- {p}" for p in result.problems]
