@@ -461,11 +461,24 @@ public:
   }
 
   // The launch alone, of the pool prepare() returned for `grid` (benchmarks time this part):
-  // cooperative, or static_list_graph's graph. Not checked against residency, as prepare().
+  // cooperative, or static_list_graph's graph. Not checked against residency, as prepare(); a
+  // grid other than prepare()'s, or a pool another pool_host prepared, is refused (R22: every
+  // block owns the worker memory prepare() made for it, and no other block's).
   template <class... Params, class... Args>
   void launch(const pool<T, Method>& prepared, blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads,
               std::size_t dynamic_smem, cudaStream_t stream, Args&&... args)
   {
+    if (prepared.state_ != state_.get() || !memory_)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R22)) + "a prepared pool is launched by the pool_host "
+                               "whose prepare() made it");
+    }
+    if (grid.count != static_cast<int>(memory_->queues))
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R22)) + "a prepared pool is launched on the grid prepare() "
+                               "made its memory for: " + std::to_string(grid.count) + " blocks asked, prepared for "
+                               + std::to_string(memory_->queues));
+    }
     if constexpr (rounds_in_graph)
     {
       std::tuple<pool<T, Method>, Params...> values(prepared, static_cast<Args&&>(args)...);
