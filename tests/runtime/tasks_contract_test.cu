@@ -66,4 +66,59 @@ TEST(TasksContractHost, R23CapacityZeroIsRefused)
   }
 }
 
+// The root forks 3 and pushes 4 children (one thread, in turn) into queues of 2: two pushed, two
+// full and kept. A full push leaves its reservation: the fourth push is no push beyond the
+// reservation (R21 reports none), and remaining() is 3 less the pushed children after each.
+template <class Method>
+__global__ void full_leaves_reservation(tasks::pool<node, Method> p, unsigned* counts, unsigned* left,
+                                        unsigned* dropped)
+{
+  __shared__ tasks::worker_slot<node, Method, 4> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    auto kids    = w.fork(t, 3);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+      for (unsigned j = 0; n.depth == 0 && j < 4; ++j)
+      {
+        const node c{j + 1, 1};
+        if (kids.push(c) == tasks::push_result::full && kids.keep(c) == tasks::push_result::full)
+        {
+          atomicAdd(dropped, 1u);
+        }
+        left[j] = kids.remaining();
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+TYPED_TEST(TasksContract, FullPushLeavesItsReservation)
+{
+  DeviceBuffer<unsigned> counts, left, dropped;
+  PTXW_CUDA_OK(counts.allocate_zeroed(5));
+  PTXW_CUDA_OK(left.allocate_zeroed(4));
+  PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<node, TypeParam> pool(2);
+  pool.attach(diag.device_sink());
+  pool.seed(node{0, 0});
+  pool.launch(tasks::blocks{1}, full_leaves_reservation<TypeParam>, 64, 0, 0, counts.get(), left.get(), dropped.get());
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> got, l, d;
+  PTXW_CUDA_OK(counts.download(got));
+  PTXW_CUDA_OK(left.download(l));
+  PTXW_CUDA_OK(dropped.download(d));
+  EXPECT_EQ(got, std::vector<unsigned>(5, 1u));
+  EXPECT_EQ(l, (std::vector<unsigned>{2, 1, 1, 1}));
+  EXPECT_EQ(d[0], 0u);
+  const tasks::pool_stats s = pool.stats();
+  EXPECT_EQ(s.full, 2u);
+  EXPECT_EQ(s.kept, 2u);
+  EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
+}
+
 } // namespace

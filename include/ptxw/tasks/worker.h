@@ -52,7 +52,7 @@ class worker_slot
   detail::claim::handover<record> records_;
   detail::tasks::storage<T> kept_[Keep];
   ::cuda::std::uint32_t kept_count_;
-  ::cuda::std::uint32_t pushes_[3]; // this task's: reservations taken, children pushed, pushes full
+  ::cuda::std::uint32_t pushes_[3]; // this task's: positions drawn, children pushed, pushes full
 
   template <class U, class M, unsigned K>
   friend class owner_end;
@@ -116,17 +116,20 @@ public:
   }
 
   // Any thread(s) of the block: push one child. Full (the queue has no room, or this is a push
-  // beyond the reservation: R21) is never an overwrite: the child was not pushed.
+  // beyond the reservation: R21) is never an overwrite: the child was not pushed. Only a pushed
+  // child uses one of the n reservations: a full push leaves its reservation for the next.
   __device__ push_result push(const T& child)
   {
-    const ::cuda::std::uint32_t k = atomicAdd(&counts_[0], 1u);
-    if (!detail::tasks::within_reservation(k, n_, carried()) || !backend::push(pool_, room_, k, child))
+    if (detail::tasks::within_reservation(atomicAdd(&counts_[1], 1u), n_, carried()))
     {
-      atomicAdd(&counts_[2], 1u);
-      return push_result::full;
+      if (backend::push(pool_, room_, atomicAdd(&counts_[0], 1u), child))
+      {
+        return push_result::pushed;
+      }
     }
-    atomicAdd(&counts_[1], 1u);
-    return push_result::pushed;
+    atomicSub(&counts_[1], 1u);
+    atomicAdd(&counts_[2], 1u);
+    return push_result::full;
   }
 
   // Any thread(s): keep the child in this block, which runs it before taking other work (the
@@ -142,9 +145,17 @@ public:
     return push_result::pushed;
   }
 
+  // The reservation fork() made: n.
   __device__ ::cuda::std::uint32_t reserved() const noexcept
   {
     return n_;
+  }
+
+  // The reservations no pushed child uses: n less the children pushed so far (exact after a
+  // barrier that follows the pushes, or in a thread for its own pushes).
+  __device__ ::cuda::std::uint32_t remaining() const noexcept
+  {
+    return n_ - *static_cast<const volatile ::cuda::std::uint32_t*>(&counts_[1]);
   }
 
   // One thread, before any of them is pushed: j is to be arrived at by n tasks these children are
