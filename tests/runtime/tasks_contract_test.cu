@@ -121,4 +121,25 @@ TYPED_TEST(TasksContract, FullPushLeavesItsReservation)
   EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
 }
 
+// Sizing: the resident grid, from the kernel alone, before any pool_host is made; a capacity that
+// depends on it; the pool made with it launches on that grid.
+TYPED_TEST(TasksContract, ResidentGridBeforeThePool)
+{
+  auto kernel = tasks_test::run_tree<TypeParam, tasks::default_keep>;
+  const int grid = tasks::pool_host<node, TypeParam>::resident_grid(kernel, 64, 0);
+  ASSERT_GT(grid, 0);
+  tasks::pool_host<node, TypeParam> pool(tasks::is_stealing_v<TypeParam> ? 64 : 64 * std::size_t(grid));
+  EXPECT_EQ(pool.resident_grid(kernel, 64, 0), grid);
+  const std::vector<unsigned> expected = tasks_test::expected_counts({{0, 0}}, 4);
+  DeviceBuffer<unsigned> counts, dropped;
+  PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+  PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+  pool.seed(node{0, 0});
+  pool.launch(tasks::blocks{grid}, kernel, 64, 0, 0, counts.get(), dropped.get(), 4u);
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> got;
+  PTXW_CUDA_OK(counts.download(got));
+  EXPECT_EQ(got, expected);
+}
+
 } // namespace

@@ -401,8 +401,9 @@ public:
   }
 
   // Blocks of `kernel` resident at once on the current device: the largest grid launch() takes.
+  // Static: a capacity sized by the grid is known before the pool_host is made.
   template <class... Params>
-  int resident_grid(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem) const
+  static int resident_grid(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem)
   {
     int device = 0, sms = 0, per_sm = 0;
     detail::cuda_check(cudaGetDevice(&device), "sizing a task pool's grid");
