@@ -142,4 +142,44 @@ TYPED_TEST(TasksContract, ResidentGridBeforeThePool)
   EXPECT_EQ(got, expected);
 }
 
+// Each block's worker index, in every thread: 0 .. workers() - 1, each once, the same for the
+// launch (read before the loop and after it).
+template <class Method>
+__global__ void worker_index(tasks::pool<node, Method> p, unsigned* seen, unsigned* bad)
+{
+  __shared__ tasks::worker_slot<node, Method> slot;
+  auto w                       = p.join(slot);
+  const unsigned before        = w.worker();
+  while (auto t = w.next())
+  {
+    w.retire(std::move(t));
+  }
+  if (w.worker() != before || w.workers() != gridDim.x || before != blockIdx.x)
+  {
+    atomicAdd(bad, 1u);
+  }
+  if (threadIdx.x == 0 && before < w.workers())
+  {
+    atomicAdd(&seen[before], 1u);
+  }
+}
+
+TYPED_TEST(TasksContract, WorkerIndex)
+{
+  constexpr int kGrid = 5;
+  DeviceBuffer<unsigned> seen, bad;
+  PTXW_CUDA_OK(seen.allocate_zeroed(kGrid));
+  PTXW_CUDA_OK(bad.allocate_zeroed(1));
+  tasks::pool_host<node, TypeParam> pool(16);
+  pool.seed(std::vector<node>(8, node{0, 0}));
+  pool.launch(tasks::blocks{kGrid}, worker_index<TypeParam>, 64, 0, 0, seen.get(), bad.get());
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> s, b;
+  PTXW_CUDA_OK(seen.download(s));
+  PTXW_CUDA_OK(bad.download(b));
+  EXPECT_EQ(s, std::vector<unsigned>(kGrid, 1u));
+  EXPECT_EQ(b[0], 0u);
+  EXPECT_EQ(pool.stats().tasks_run, 8u);
+}
+
 } // namespace

@@ -51,10 +51,10 @@ struct block_deques
                         + (static_cast<::cuda::std::uint32_t>(i) & (p.mem_.capacity - 1))];
   }
 
-  // The calling block's deque.
+  // The calling block's deque: its worker index.
   __device__ static ::cuda::std::uint32_t own_queue()
   {
-    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    return block_rank();
   }
 
   __device__ static void open(const Pool& p, local& l)

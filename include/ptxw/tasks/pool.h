@@ -90,6 +90,12 @@ struct entry : entry_marks
 template <class T>
 inline constexpr bool task_ok = __is_trivially_copyable(T) && __is_constructible(T);
 
+// The calling block's worker index (owner_end::worker): its rank in the grid, x fastest.
+__device__ inline ::cuda::std::uint32_t block_rank()
+{
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
 // One try of a method's leader for a task.
 enum class taken : unsigned
 {

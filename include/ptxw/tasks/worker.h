@@ -396,6 +396,17 @@ public:
     return detail::tasks::last_at(j, static_cast<bool>(t), joined_, pool_.state_, pool_.sink_);
   }
 
+  // Any thread: this block's worker index, 0 .. workers() - 1, the same in every thread and for
+  // the whole launch -- the index of per-block memory (stealing_deques: of the block's deque).
+  __device__ ::cuda::std::uint32_t worker() const noexcept
+  {
+    return detail::tasks::block_rank();
+  }
+  __device__ ::cuda::std::uint32_t workers() const noexcept
+  {
+    return gridDim.x * gridDim.y * gridDim.z;
+  }
+
   // Every thread together (stealing_deques): the thief end of block i's deque.
   __device__ thief_end<T, Method, Keep> victim(::cuda::std::uint32_t i)
   {
