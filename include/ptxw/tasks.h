@@ -2,7 +2,7 @@
 // runs one task), one kernel for every method (sm_70 and newer). The host side: ptxw/host/tasks.h.
 //
 //   template <class Method>
-//   __global__ void kernel(ptxw::tasks::pool<node, Method> p)
+//   __global__ void kernel(ptxw::tasks::pool<node, Method> p, node* spill, unsigned* spilled)
 //   {
 //     __shared__ ptxw::tasks::worker_slot<node, Method> slot;
 //     auto w = p.join(slot);                    // every thread, once per block
@@ -12,8 +12,9 @@
 //       auto kids = w.fork(t, 8);               // up to 8 children, counted live before t retires
 //       ... whole-block work on n ...
 //       if (child_needed)                       // any thread(s)
-//         if (kids.push(child) == ptxw::tasks::push_result::full)
-//           (void) kids.keep(child);            // this block runs it next (full here too: check it)
+//         if (kids.push(child) == ptxw::tasks::push_result::full
+//             && kids.keep(child) == ptxw::tasks::push_result::full)  // kept: this block runs it next
+//           spill[atomicAdd(spilled, 1u)] = child;  // neither: the host seeds it into the next launch
 //       w.retire(std::move(t), std::move(kids));  // publishes the pushes, ends t exactly once
 //     }
 //   }

@@ -182,4 +182,79 @@ TYPED_TEST(TasksContract, WorkerIndex)
   EXPECT_EQ(pool.stats().tasks_run, 8u);
 }
 
+// The docs' pattern: push; if full, keep; if the slot is full too, spill the child where the host
+// reads it and seeds it into the next launch -- full, never lost.
+template <class Method>
+__global__ void lossless(tasks::pool<node, Method> p, unsigned* counts, node* spill, unsigned* spilled,
+                         unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, Method, 1> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    auto kids    = w.fork(t, tasks_test::kBranching);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+    }
+    if (threadIdx.x < tasks_test::children(n.id, n.depth, max_depth))
+    {
+      const node c{tasks_test::kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == tasks::push_result::full && kids.keep(c) == tasks::push_result::full)
+      {
+        spill[atomicAdd(spilled, 1u)] = c;
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+// A tree of 606 tasks through queues of 8 and a slot that keeps 1, on one block: the first launch
+// spills (the queues and the slot overflow), the host seeds the spilled children, at most a
+// capacity at a time, into launches until none spills; every task runs exactly once.
+TYPED_TEST(TasksContract, OverflowingTreeIsFullNeverLost)
+{
+  constexpr unsigned kDepth = 6;
+  constexpr std::size_t kCapacity = 8;
+  const std::vector<unsigned> expected = tasks_test::expected_counts({{0, 0}}, kDepth);
+  DeviceBuffer<unsigned> counts, spilled;
+  DeviceBuffer<node> spill;
+  PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+  PTXW_CUDA_OK(spilled.allocate_zeroed(1));
+  PTXW_CUDA_OK(spill.allocate(expected.size()));
+  ptxw::checked::diagnostics diag;
+  tasks::pool_host<node, TypeParam> pool(kCapacity);
+  pool.attach(diag.device_sink());
+  std::vector<node> pending{{0, 0}};
+  unsigned long long run = 0;
+  int launches = 0;
+  for (; !pending.empty() && launches < 1000; ++launches)
+  {
+    const std::size_t n = std::min(pending.size(), kCapacity);
+    pool.reset();
+    pool.seed(std::vector<node>(pending.end() - n, pending.end()));
+    pending.resize(pending.size() - n);
+    PTXW_CUDA_OK(spilled.fill_bytes(0));
+    pool.launch(tasks::blocks{1}, lossless<TypeParam>, 64, 0, 0, counts.get(), spill.get(), spilled.get(), kDepth);
+    PTXW_LAUNCH_OK();
+    run += pool.stats().tasks_run;
+    std::vector<unsigned> k;
+    std::vector<node> s;
+    PTXW_CUDA_OK(spilled.download(k));
+    PTXW_CUDA_OK(spill.download(s));
+    if (launches == 0)
+    {
+      EXPECT_GT(k[0], 0u) << "the tree did not overflow: the test shows nothing";
+    }
+    pending.insert(pending.end(), s.begin(), s.begin() + k[0]);
+  }
+  EXPECT_TRUE(pending.empty()) << launches << " launches";
+  std::vector<unsigned> got;
+  PTXW_CUDA_OK(counts.download(got));
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(run, static_cast<unsigned long long>(std::count(expected.begin(), expected.end(), 1u)));
+  EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
+}
+
 } // namespace
