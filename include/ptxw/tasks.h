@@ -7,7 +7,7 @@
 //     __shared__ ptxw::tasks::worker_slot<node, Method> slot;
 //     auto w = p.join(slot);                    // every thread, once per block
 //     while (auto t = w.next())                 // every thread together; empty <=> the pool is finished
-//     {
+//     {                                         // (ends_each_round_v: also at each round's end)
 //       const node n = *t;                      // by value, the same in every thread
 //       auto kids = w.fork(t, 8);               // up to 8 children, counted live before t retires
 //       ... whole-block work on n ...

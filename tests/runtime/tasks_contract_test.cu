@@ -182,6 +182,60 @@ TYPED_TEST(TasksContract, WorkerIndex)
   EXPECT_EQ(pool.stats().tasks_run, 8u);
 }
 
+// Code after the next() loop: once per block and launch, except where the method says next() is
+// empty at the end of every round (static_list_graph: once per block and round).
+template <class Method>
+__global__ void after_the_loop(tasks::pool<node, Method> p, unsigned* counts, unsigned* after, unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, Method, 32> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    auto kids    = w.fork(t, tasks_test::kBranching);
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&counts[n.id], 1u);
+    }
+    if (threadIdx.x < tasks_test::children(n.id, n.depth, max_depth))
+    {
+      const node c{tasks_test::kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == tasks::push_result::full)
+      {
+        (void) kids.keep(c); // a capacity of 256 holds every level of this tree
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+  if (threadIdx.x == 0)
+  {
+    atomicAdd(after, 1u);
+  }
+}
+
+static_assert(tasks::ends_each_round_v<tasks::static_list_graph> && !tasks::ends_each_round_v<tasks::static_list>
+              && !tasks::ends_each_round_v<tasks::stealing>);
+
+TYPED_TEST(TasksContract, EmptyOncePerLaunchOrPerRound)
+{
+  constexpr int kGrid         = 4;
+  constexpr unsigned kDepth   = 3;
+  const std::vector<unsigned> expected = tasks_test::expected_counts({{0, 0}}, kDepth);
+  DeviceBuffer<unsigned> counts, after;
+  PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
+  PTXW_CUDA_OK(after.allocate_zeroed(1));
+  tasks::pool_host<node, TypeParam> pool(256);
+  pool.seed(node{0, 0});
+  pool.launch(tasks::blocks{kGrid}, after_the_loop<TypeParam>, 64, 0, 0, counts.get(), after.get(), kDepth);
+  PTXW_LAUNCH_OK();
+  std::vector<unsigned> got, a;
+  PTXW_CUDA_OK(counts.download(got));
+  PTXW_CUDA_OK(after.download(a));
+  EXPECT_EQ(got, expected);
+  const unsigned rounds = tasks::ends_each_round_v<TypeParam> ? kDepth + 1 : 1u; // a level a round
+  EXPECT_EQ(a[0], kGrid * rounds);
+}
+
 // The docs' pattern: push; if full, keep; if the slot is full too, spill the child where the host
 // reads it and seeds it into the next launch -- full, never lost.
 template <class Method>

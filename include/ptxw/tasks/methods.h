@@ -47,6 +47,15 @@ struct static_list
 struct static_list_graph
 {};
 
+// Whether next() is empty at the end of every round, not only once the pool is finished:
+// static_list_graph runs one launch a round, so a kernel's code after its next() loop runs once a
+// round in every block; the pool is finished when the graph is (pool_host::launch's stream).
+// Every other method: next() is empty only once the pool is finished, once per block and launch.
+template <class Method>
+inline constexpr bool ends_each_round_v = false;
+template <>
+inline constexpr bool ends_each_round_v<static_list_graph> = true;
+
 // Whether a method is per-block deques with stealing: thief ends (owner_end::victim), a capacity
 // per block's deque, and a LIFO owner -- what a kernel may size its forks by.
 template <class Method>
