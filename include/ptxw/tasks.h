@@ -9,8 +9,8 @@
 //     while (auto t = w.next())                 // every thread together; empty <=> the pool is finished
 //     {                                         // (ends_each_round_v: also at each round's end)
 //       const node n = *t;                      // by value, the same in every thread
-//       auto kids = w.fork(t, 8);               // up to 8 children, counted live before t retires
-//       ... whole-block work on n ...
+//       ... whole-block work on n, writing what its children read ...
+//       auto kids = w.fork(t, 8);               // up to 8 children; they see the block's writes above
 //       if (child_needed)                       // any thread(s)
 //         if (kids.push(child) == ptxw::tasks::push_result::full
 //             && kids.keep(child) == ptxw::tasks::push_result::full)  // kept: this block runs it next
@@ -33,7 +33,8 @@
 //   R24 resident workers: the host launches at most the resident grid; checked mode reports a wait
 //       (for work, a ring slot, the lock, the round's barrier) that outlives the sink's bound
 //       instead of hanging (static_list_graph: nothing waits, any grid).
-//   R25 published before read: a pushed task is read only after a release that follows its write.
+//   R25 published before read: a pushed task is read only after a release that follows its write;
+//       its runner sees what the block wrote before fork() and the pusher before its push.
 //   R26 one arrival: a join (tasks/join.h: n tasks, the last to arrive goes on) is arrived at once
 //       by each of the n tasks it was opened for; checked mode reports the others.
 #pragma once

@@ -311,4 +311,60 @@ TYPED_TEST(TasksContract, OverflowingTreeIsFullNeverLost)
   EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
 }
 
+// R25, block-wide: every thread writes its part of what the task's children read, then the block
+// forks, and one thread that is not the leader pushes; each child's block reads every part (each
+// thread another thread's) -- written before the fork, so visible to the child on every method.
+constexpr unsigned kParts = 64;
+
+template <class Method>
+__global__ void written_before_fork(tasks::pool<node, Method> p, unsigned* parts, unsigned* bad, unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    if (n.id != 0)
+    {
+      const unsigned parent = (n.id - 1) / 2, part = (threadIdx.x + 17) % kParts;
+      if (parts[parent * kParts + part] != parent * 1000u + part + 1)
+      {
+        atomicAdd(bad, 1u);
+      }
+    }
+    parts[n.id * kParts + threadIdx.x] = n.id * 1000u + threadIdx.x + 1;
+    auto kids = w.fork(t, 2);
+    if (threadIdx.x == kParts - 1 && n.depth < max_depth)
+    {
+      for (unsigned j = 1; j <= 2; ++j)
+      {
+        if (kids.push(node{2 * n.id + j, n.depth + 1}) == tasks::push_result::full)
+        {
+          (void) kids.keep(node{2 * n.id + j, n.depth + 1}); // 512 holds a level of this tree
+        }
+      }
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+TYPED_TEST(TasksContract, WrittenBeforeForkIsVisibleToTheChildren)
+{
+  constexpr unsigned kDepth = 9; // 1023 tasks
+  DeviceBuffer<unsigned> parts, bad;
+  PTXW_CUDA_OK(parts.allocate(std::size_t(1u << (kDepth + 1)) * kParts));
+  PTXW_CUDA_OK(bad.allocate_zeroed(1));
+  tasks::pool_host<node, TypeParam> pool(512);
+  pool.seed(node{0, 0});
+  for (int launch = 0; launch < 10; ++launch)
+  {
+    PTXW_CUDA_OK(parts.fill_bytes(0));
+    pool.launch(written_before_fork<TypeParam>, kParts, 0, 0, parts.get(), bad.get(), kDepth);
+    PTXW_LAUNCH_OK();
+    ASSERT_EQ(pool.stats().tasks_run, (1u << (kDepth + 1)) - 1) << "launch " << launch;
+  }
+  std::vector<unsigned> b;
+  PTXW_CUDA_OK(bad.download(b));
+  EXPECT_EQ(b[0], 0u) << "children read parts of their parent's data not yet visible";
+}
 } // namespace
