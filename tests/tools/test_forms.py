@@ -14,7 +14,7 @@ import unittest
 from pathlib import Path
 
 from ptxwtools import toolchain, variants
-from ptxwtools.forms import codegen, generate, table
+from ptxwtools.forms import bindings, codegen, generate, table
 
 REPO = toolchain.REPO
 # The throwaway row: a real form whose wrapper is generic in its qualifiers (bar.test_wait(sem, scope, ph)).
@@ -34,6 +34,20 @@ class GeneratedTest(unittest.TestCase):
         self.assertIn("// mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity"
                       "{, suspendTimeHint};  // PTX ISA 86, SM_90\n"
                       "PTXW_QUALIFIER_ROW(mbarrier_try_wait, relaxed, cluster, shared, 90, 860)\n", text)
+
+    def test_a_binding_per_overload_headed_by_its_ptx_line(self):
+        text = generate.outputs()[bindings.ISA_DIR / "mbarrier_remote.h"]
+        self.assertIn(generate.GENERATED, text.splitlines()[0])
+        for line, params, asm in (("_, [addr];", "", '_, [%0];" : : "r"(addr)'),
+                                  ("_, [addr], count;", ", ::cuda::std::uint32_t count",
+                                   '_, [%0], %1;" : : "r"(addr), "r"(count)')):
+            with self.subTest(line=line):
+                self.assertIn(f"// mbarrier.arrive.relaxed.cluster.shared::cluster.b64 {line}  // PTX ISA 86, SM_90\n"
+                              "__device__ inline void",
+                              text)
+                self.assertIn(f"mbarrier_arrive_remote(::cuda::ptx::sem_relaxed_t, ::cuda::std::uint32_t addr{params})\n"
+                              "{\n  asm volatile(\"mbarrier.arrive.relaxed.cluster.shared::cluster.b64 "
+                              f'{asm} : "memory");\n}}\n', text)
 
     def test_a_qualifier_set_is_one_row(self):
         rows = [f.row[:4] for f in table.FORMS if f.instruction]

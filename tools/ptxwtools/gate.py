@@ -4,7 +4,7 @@ compiles -- the codegen suite's gate/ test on every target it runs.
     ptxw gate --targets sm_90a
 
 A form must compile for a target where ptxas accepts its one-instruction probe (probes.py) and the
-PTX ISA gives the form to the target (Variant.sm, the row of detail/qualifiers.h); elsewhere it must
+PTX ISA gives the form to the target (Variant.sm, the form's row of forms/table.py); elsewhere it must
 be an R9 error -- also where ptxas accepts more than the ISA promises (ptxas 13.0 takes
 mbarrier.arrive.release.cta on sm_80), which the summary names. Then
   compile   one translation unit with a kernel per form that must compile, each running ptxw's
@@ -75,7 +75,7 @@ def same_form(ptx: str) -> str:
 def must_compile(v: variants.Variant, target: str, accepted_by_ptxas: bool) -> bool:
     """What "ptxw's gate agrees" means, for `ptxw gate` and the conformance grid alike: a form compiles
     where ptxas accepts its instruction and the PTX ISA gives the form to the target (Variant.sm, the
-    row of detail/qualifiers.h); elsewhere it is an R9 error. Refusing what ptxas takes beyond the ISA
+    form's row of forms/table.py); elsewhere it is an R9 error. Refusing what ptxas takes beyond the ISA
     (ptxas 13.0 assembles mbarrier.arrive.release.cta for sm_80) is agreeing."""
     return accepted_by_ptxas and targets.parse(target).sm >= v.sm
 

@@ -1,7 +1,8 @@
 """Every PTX form ptxw wraps, one row each: the one description `tools/ptxw generate-forms` turns into
-the qualifier rows every R9/R10 gate reads (include/ptxw/detail/forms.h) and from which the conformance
-grid takes its variants (variants.py). Adding a form is adding its row here and regenerating
-(docs/adding-a-form.md).
+the qualifier rows every R9/R10 gate reads (include/ptxw/detail/forms.h), the inline-PTX bindings of
+the forms cuda::ptx lacks (include/ptxw/detail/isa/) and the skeleton codegen test of a row no test
+checks, and from which the conformance grid takes its variants (variants.py). Adding a form is adding
+its row here and regenerating (docs/adding-a-form.md).
 
 A row (Form):
   family       the wrapper family: mbarrier, fence, atom, clc
@@ -14,12 +15,22 @@ A row (Form):
   sem, scope, space
                the qualifiers as cuda::ptx tags name them, `none` for one the form lacks
   probes       the ways the conformance grid reaches the form (Probe), one variant each
+  binding      for a form cuda::ptx lacks, ptxw's inline-PTX function of it (Binding), generated into
+               include/ptxw/detail/isa/<file>.h; None where the wrapper calls cuda::ptx or a
+               binding written by hand
 A Probe:
   id           the variant's id in the grid
   ptx          the instruction alone with operands, as ptxas assembles it in variants.PTX_KERNEL
   ptxw         a statement using ptxw's wrapper (variants.KERNEL declares what it uses)
   cccl         the same through CCCL's cuda::ptx binding, None where CCCL has none
   runtime      gtest name patterns of tests/runtime that run the form on a GPU
+A Binding:
+  file         the header in include/ptxw/detail/isa/ (BINDING_FILES says what each holds)
+  name         the function; forms of one name are its overloads, told apart by `tag`
+  tag          the C++ type of a first, unnamed parameter that picks the overload (a cuda::ptx tag)
+  predicate    the PTX line's first operand is a predicate, which the function returns
+The function's other parameters are the PTX line's operands, each a 32-bit register (a shared::cta or
+shared::cluster address, a count), and an optional operand `{, x}` gives an overload with it.
 
 Sources: the PTX ISA's section of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed
 mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope); for the
@@ -40,6 +51,14 @@ class Probe:
 
 
 @dataclass(frozen=True)
+class Binding:
+    file: str
+    name: str
+    tag: str = None
+    predicate: bool = False
+
+
+@dataclass(frozen=True)
 class Form:
     family: str
     ptx: str
@@ -50,6 +69,7 @@ class Form:
     sem: str = "none"
     scope: str = "none"
     space: str = "none"
+    binding: Binding = None
 
     @property
     def row(self) -> tuple:
@@ -57,8 +77,8 @@ class Form:
         return self.instruction, self.sem, self.scope, self.space, self.sm, self.isa
 
 
-def _mbarrier(ptx, sm, isa, instruction, sem, scope, space, *probes):
-    return Form("mbarrier", ptx, sm, isa, probes, instruction, sem, scope, space)
+def _mbarrier(ptx, sm, isa, instruction, sem, scope, space, *probes, binding=None):
+    return Form("mbarrier", ptx, sm, isa, probes, instruction, sem, scope, space, binding)
 
 
 def _fence(ptx, sm, isa, instruction, sem, scope, space, *probes):
@@ -77,6 +97,19 @@ def _remote(statement):
     return statement + " static_cast<uint64_t*>(__cluster_map_shared_rank(&raw, r))"
 
 
+# What each generated binding header holds.
+BINDING_FILES = {
+    "mbarrier_local": "PTX forms cuda::ptx (CCCL 3.0.1) lacks on a shared::cta mbarrier: complete_tx, inval, and "
+                      "the .layout forms of init and check_layout. The callers in ptxw/mbarrier/barrier.h check "
+                      "their qualifiers and target (R9, R10).",
+    "mbarrier_remote": "PTX forms cuda::ptx (CCCL 3.0.1) lacks: mbarrier operations on a shared::cluster address, "
+                       "which they take instead of a generic pointer as mapa.h says. The callers in "
+                       "ptxw/mbarrier/remote.h check their qualifiers and target (R9, R10).",
+}
+_LOCAL, _REMOTE = "mbarrier_local", "mbarrier_remote"
+_CTA, _CLUSTER = "::cuda::ptx::scope_cta_t", "::cuda::ptx::scope_cluster_t"
+_RELEASE, _RELAXED = "::cuda::ptx::sem_release_t", "::cuda::ptx::sem_relaxed_t"
+
 _HW = "ptxw::clc::slot<ptxw::clc::{cast}> s; auto h = ptxw::clc::open(s, {ctx}); "
 _REQUEST = "h.request(h.elect());"
 
@@ -87,24 +120,28 @@ FORMS = (
                     "ptx::mbarrier_init(&raw, n);", ("MbarrierPhase.*", "MbarrierCounts.*"))),
     _mbarrier("mbarrier.inval.shared::cta.b64 [addr];", 80, 700, "mbarrier_inval", "none", "none", "shared",
               Probe("mbarrier.inval", "mbarrier.inval.shared::cta.b64 [bar];", "bar.inval();", None,
-                    ("MbarrierReinit.*",))),
+                    ("MbarrierReinit.*",)),
+              binding=Binding(_LOCAL, "mbarrier_inval")),
     # The .layout forms: init of a barrier in layout v1, and the test of a barrier's layout (v0 is the
     # layout every plain init makes). One instruction each, the layout being no sem, scope or space.
     # No runtime test runs them.
     _mbarrier("mbarrier.init.layout::v1.shared::cta.b64 [addr], count;", 90, 930, "mbarrier_init_layout_v1",
               "none", "none", "shared",
               Probe("mbarrier.init.layout::v1", "mbarrier.init.layout::v1.shared::cta.b64 [bar], 1;",
-                    "bar.init(ptxw::layout_v1, ptxw::arrivals{n});", "ptx::mbarrier_init(ptx::layout_v1, &raw, n);")),
+                    "bar.init(ptxw::layout_v1, ptxw::arrivals{n});", "ptx::mbarrier_init(ptx::layout_v1, &raw, n);"),
+              binding=Binding(_LOCAL, "mbarrier_init_layout_v1")),
     _mbarrier("mbarrier.check_layout.layout::v0.shared::cta.b64 p, [addr];", 90, 930,
               "mbarrier_check_layout_layout_v0", "none", "none", "shared",
               Probe("mbarrier.check_layout.layout::v0", "mbarrier.check_layout.layout::v0.shared::cta.b64 %p1, [bar];",
                     "*out = bar.check_layout(ptxw::layout_v0);",
-                    "*out = ptx::mbarrier_check_layout(ptx::layout_v0, &raw);")),
+                    "*out = ptx::mbarrier_check_layout(ptx::layout_v0, &raw);"),
+              binding=Binding(_LOCAL, "mbarrier_check_layout", "layout_v0_t", predicate=True)),
     _mbarrier("mbarrier.check_layout.layout::v1.shared::cta.b64 p, [addr];", 90, 930,
               "mbarrier_check_layout_layout_v1", "none", "none", "shared",
               Probe("mbarrier.check_layout.layout::v1", "mbarrier.check_layout.layout::v1.shared::cta.b64 %p1, [bar];",
                     "*out = bar.check_layout(ptxw::layout_v1);",
-                    "*out = ptx::mbarrier_check_layout(ptx::layout_v1, &raw);")),
+                    "*out = ptx::mbarrier_check_layout(ptx::layout_v1, &raw);"),
+              binding=Binding(_LOCAL, "mbarrier_check_layout", "layout_v1_t", predicate=True)),
     _mbarrier("mbarrier.arrive.release.cta.shared::cta.b64 state, [addr]{, count};", 90, 800, "mbarrier_arrive",
               "release", "cta", "shared",
               Probe("mbarrier.arrive.release.cta", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
@@ -178,34 +215,39 @@ FORMS = (
               Probe("mbarrier.complete_tx.relaxed.cta", "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
                     "bar.complete_tx(ptxw::tx_bytes{n});",
                     "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("MbarrierCompleteTx.*",))),
+                    ("MbarrierCompleteTx.*",)),
+              binding=Binding(_LOCAL, "mbarrier_complete_tx", _CTA)),
     _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_complete_tx",
               "relaxed", "cluster", "shared",
               Probe("mbarrier.complete_tx.relaxed.cluster",
                     "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
                     "cbar.complete_tx(ptxw::tx_bytes{n});",
                     "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-                    ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",))),
+                    ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",)),
+              binding=Binding(_LOCAL, "mbarrier_complete_tx", _CLUSTER)),
     _mbarrier("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]{, count};", 90, 800,
               "mbarrier_arrive_remote", "release", "cluster", "cluster",
               Probe("mbarrier.arrive.release.cluster.remote", "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
                     "cbar.remote(ptxw::cta_rank{r}).arrive();",
                     _remote("ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster,") + ");",
-                    ("MbarrierCluster.*",))),
+                    ("MbarrierCluster.*",)),
+              binding=Binding(_REMOTE, "mbarrier_arrive_remote", _RELEASE)),
     _mbarrier("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr]{, count};", 90, 860,
               "mbarrier_arrive_remote", "relaxed", "cluster", "cluster",
               Probe("mbarrier.arrive.relaxed.cluster.remote",
                     "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [bar], 1;",
                     "cbar.remote(ptxw::cta_rank{r}).arrive(ptx::sem_relaxed, ptx::scope_cluster, ptxw::arrivals{n});",
                     _remote("ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
-                    ("MbarrierCluster.RemoteArriveCountsOnThePeerOnly",))),
+                    ("MbarrierCluster.RemoteArriveCountsOnThePeerOnly",)),
+              binding=Binding(_REMOTE, "mbarrier_arrive_remote", _RELAXED)),
     _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;", 90, 800,
               "mbarrier_complete_tx", "relaxed", "cluster", "cluster",
               Probe("mbarrier.complete_tx.relaxed.cluster.remote",
                     "mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [bar], 16;",
                     "cbar.remote(ptxw::cta_rank{r}).complete_tx(ptxw::tx_bytes{n});",
                     _remote("ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
-                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",))),
+                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",)),
+              binding=Binding(_REMOTE, "mbarrier_complete_tx_remote")),
     _mbarrier("mapa.shared::cluster.u32 d, a, b;", 90, 780, "mapa", "none", "none", "cluster",
               Probe("mapa.shared::cluster", "mapa.shared::cluster.u32 %r1, %r2, 1;",
                     "*out = cbar.remote(ptxw::cta_rank{r}).cluster_address();", None, ("MbarrierCluster.*",))),
