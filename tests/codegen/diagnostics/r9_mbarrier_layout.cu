@@ -4,12 +4,17 @@
 // REQUIRES: mbarrier-tx, family-representative
 // UNSUPPORTED: mbarrier-layout
 // RUN: %nvcc -ptx -o /dev/null %s
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_INIT %s 2>&1 | FileCheck %s --check-prefix=INIT
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_INIT_CLUSTER %s 2>&1 | FileCheck %s --check-prefix=INIT_CLUSTER
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_CHECK_V0 %s 2>&1 | FileCheck %s --check-prefix=CHECK_V0
-// RUN: not %nvcc -ptx -o /dev/null -DCASE_CHECK_V1 %s 2>&1 | FileCheck %s --check-prefix=CHECK_V1
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_INIT -DCASE_CHECK_V0 -DCASE_CHECK_V1 %s 2>&1 \
+// RUN:   | FileCheck %s \
+// RUN:  --check-prefixes=INIT,CHECK_V0,CHECK_V1,FIRST
+// RUN: not %nvcc -ptx -o /dev/null -DCASE_INIT_CLUSTER %s 2>&1 \
+// RUN:   | FileCheck %s \
+// RUN:  --check-prefixes=INIT_CLUSTER,SECOND
 //
-// Each case must fail with exactly one error, the ptxw one, reported at the line below it. Without a
+// Two compiles, each of cases that share no instantiation (nvcc reports a shared one's error once):
+// INIT_CLUSTER instantiates what INIT does. Each case is one error, the ptxw one, at the line below
+// it (-DAG checks: nvcc reports instantiation errors out of source order), and each compile's total
+// is its number of cases (the last lines). Without a
 // CASE the file compiles: the barrier's forms without a layout, and the tags themselves, are accepted.
 
 #include <ptxw/mbarrier.h>
@@ -26,34 +31,33 @@ __global__ void r9_mbarrier_layout(unsigned* out)
   (void) out;
 
 #if defined(CASE_INIT)
-  // INIT: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
-  // INIT: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_init_layout_v1, {{.*}}Sm=90, Isa=930]
-  // INIT: at line [[#@LINE+2]] of
-  // INIT: 1 error detected in the compilation of
+  // INIT-DAG: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
+  // INIT-DAG: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_init_layout_v1, {{.*}}Sm=90, Isa=930]
+  // INIT-DAG: at line [[#@LINE+1]] of
   bar.init(ptxw::layout_v1, ptxw::arrivals{1});
 #endif
 
 #if defined(CASE_INIT_CLUSTER)
-  // INIT_CLUSTER: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
-  // INIT_CLUSTER: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_init_layout_v1, {{.*}}Sm=90, Isa=930]
-  // INIT_CLUSTER: at line [[#@LINE+2]] of
-  // INIT_CLUSTER: 1 error detected in the compilation of
+  // INIT_CLUSTER-DAG: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
+  // INIT_CLUSTER-DAG: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_init_layout_v1, {{.*}}Sm=90, Isa=930]
+  // INIT_CLUSTER-DAG: at line [[#@LINE+1]] of
   cbar.init(ptxw::layout_v1, ptxw::arrivals{1});
 #endif
 
 #if defined(CASE_CHECK_V0)
-  // CHECK_V0: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
-  // CHECK_V0: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_check_layout_layout_v0, {{.*}}Sm=90, Isa=930]
-  // CHECK_V0: at line [[#@LINE+2]] of
-  // CHECK_V0: 1 error detected in the compilation of
+  // CHECK_V0-DAG: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
+  // CHECK_V0-DAG: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_check_layout_layout_v0, {{.*}}Sm=90, Isa=930]
+  // CHECK_V0-DAG: at line [[#@LINE+1]] of
   *out = bar.check_layout(ptxw::layout_v0);
 #endif
 
 #if defined(CASE_CHECK_V1)
-  // CHECK_V1: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
-  // CHECK_V1: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_check_layout_layout_v1, {{.*}}Sm=90, Isa=930]
-  // CHECK_V1: at line [[#@LINE+2]] of
-  // CHECK_V1: 1 error detected in the compilation of
+  // CHECK_V1-DAG: error: static assertion failed with "ptxw: R9 target: this form needs a newer PTX ISA than this nvcc emits
+  // CHECK_V1-DAG: refuse_target<{{.*}}[with Instruction={{[a-z_:0-9]*}}::mbarrier_check_layout_layout_v1, {{.*}}Sm=90, Isa=930]
+  // CHECK_V1-DAG: at line [[#@LINE+1]] of
   *out = cbar.check_layout(ptxw::layout_v1);
 #endif
 }
+
+// FIRST: 3 errors detected in the compilation of
+// SECOND: 1 error detected in the compilation of
