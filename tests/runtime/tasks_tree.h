@@ -53,8 +53,31 @@ inline std::vector<unsigned> expected_counts(const std::vector<node>& roots, uns
   return expected;
 }
 
-// The kernel every method runs: counts its task, pushes its children (one thread each, at once),
-// keeps those a full queue refuses, and counts those it could not even keep (`dropped`).
+// One task of the tree, by every thread of the block: counts it, pushes its children (one thread
+// each, at once), keeps those a full queue refuses, and hands each it could not even keep to
+// `neither` (in the thread that pushed it).
+template <class Owner, class Neither>
+__device__ void run_task(Owner& w, ptxw::tasks::task<node>&& t, unsigned* counts, unsigned max_depth, Neither neither)
+{
+  const node n = *t;
+  auto kids    = w.fork(t, kBranching);
+  if (threadIdx.x == 0)
+  {
+    atomicAdd(&counts[n.id], 1u);
+  }
+  if (threadIdx.x < children(n.id, n.depth, max_depth))
+  {
+    const node c{kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+    if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
+    {
+      neither(c);
+    }
+  }
+  w.retire(std::move(t), std::move(kids));
+}
+
+// The kernel every method runs: the tree's tasks, counting the children it could not even keep
+// (`dropped`).
 template <class Method, unsigned Keep>
 __global__ void run_tree(ptxw::tasks::pool<node, Method> p, unsigned* counts, unsigned* dropped, unsigned max_depth)
 {
@@ -62,21 +85,7 @@ __global__ void run_tree(ptxw::tasks::pool<node, Method> p, unsigned* counts, un
   auto w = p.join(slot);
   while (auto t = w.next())
   {
-    const node n = *t;
-    auto kids    = w.fork(t, kBranching);
-    if (threadIdx.x == 0)
-    {
-      atomicAdd(&counts[n.id], 1u);
-    }
-    if (threadIdx.x < children(n.id, n.depth, max_depth))
-    {
-      const node c{kBranching * n.id + threadIdx.x + 1, n.depth + 1};
-      if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
-      {
-        atomicAdd(dropped, 1u);
-      }
-    }
-    w.retire(std::move(t), std::move(kids));
+    run_task(w, std::move(t), counts, max_depth, [&](const node&) { atomicAdd(dropped, 1u); });
   }
 }
 } // namespace tasks_test

@@ -144,21 +144,8 @@ __global__ void steal_first(tasks::pool<node, Method> p, unsigned* counts, unsig
   __shared__ tasks::worker_slot<node, Method, 32> slot;
   auto w   = p.join(slot);
   auto run = [&](tasks::task<node>&& t) {
-    const node n = *t;
-    auto kids    = w.fork(t, tasks_test::kBranching);
-    if (threadIdx.x == 0)
-    {
-      atomicAdd(&counts[n.id], 1u);
-    }
-    if (threadIdx.x < tasks_test::children(n.id, n.depth, max_depth))
-    {
-      const node c{tasks_test::kBranching * n.id + threadIdx.x + 1, n.depth + 1};
-      if (kids.push(c) == tasks::push_result::full)
-      {
-        (void) kids.keep(c); // Keep = 32 holds a depth-first path of this tree
-      }
-    }
-    w.retire(static_cast<tasks::task<node>&&>(t), static_cast<tasks::forked<node, Method>&&>(kids));
+    // Keep = 32 holds a depth-first path of this tree: none is neither pushed nor kept (the counts say).
+    tasks_test::run_task(w, std::move(t), counts, max_depth, [](const node&) {});
   };
   if (auto t = w.victim(0).steal())
   {
