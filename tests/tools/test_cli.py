@@ -12,8 +12,9 @@ import tempfile
 import textwrap
 import unittest
 from pathlib import Path
+from unittest import mock
 
-from ptxwtools import cli, deps, toolchain
+from ptxwtools import cli, deps, errors, toolchain
 
 PTXW = toolchain.REPO / "tools" / "ptxw"
 REAL = toolchain.find_toolchain()
@@ -142,6 +143,56 @@ class CommandLineTest(unittest.TestCase):
         for path in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py"):
             with self.subTest(path.name):
                 self.assertNotRegex(path.read_text(), r"SystemExit|sys\.exit|\bexit\(")
+
+
+class TestCommandTest(unittest.TestCase):
+    """`ptxw test`: the tests labelled no-build run beside the build, the rest after it, and every failure
+    is reported, the build's and theirs (the steps themselves are stand-ins here)."""
+
+    def steps(self, failing=()):
+        """(what ran, in order, and the Failure's message or None), each step a command failing where it names
+        one of failing."""
+        ran = []
+
+        def run(cmd, **_):
+            ran.append(("run", " ".join(cmd)))
+            return subprocess.CompletedProcess(cmd, 1 if any(f in " ".join(cmd) for f in failing) else 0)
+
+        class Beside:
+            def __init__(self, cmd, **_):
+                self.cmd = " ".join(cmd)
+                ran.append(("start", self.cmd))
+
+            def wait(self):
+                ran.append(("wait", self.cmd))
+                return 1 if any(f in self.cmd for f in failing) else 0
+
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cli.deps, "setup"), \
+                mock.patch.object(cli.subprocess, "run", run), mock.patch.object(cli.subprocess, "Popen", Beside), \
+                mock.patch("sys.stdout"):
+            try:
+                cli.cmd_test(cli.parse(["test", "--build-dir", tmp]))
+                return [(what, re.sub(re.escape(tmp), "B", c)) for what, c in ran], None
+            except errors.Failure as e:
+                return [(what, re.sub(re.escape(tmp), "B", c)) for what, c in ran], re.sub(re.escape(tmp), "B", str(e))
+
+    def test_the_tests_that_need_no_build_run_beside_it(self):
+        ran, failure = self.steps()
+        self.assertIsNone(failure)
+        self.assertEqual([(what, self.kind(c)) for what, c in ran], [
+            ("run", "configure"), ("start", "no-build tests"), ("run", "build"), ("run", "the rest"),
+            ("wait", "no-build tests")])
+
+    @staticmethod
+    def kind(cmd):
+        return ("configure" if " -S " in cmd else "build" if " --build " in cmd else
+                "no-build tests" if "-L ^no-build$" in cmd else "the rest" if "-LE ^no-build$" in cmd else cmd)
+
+    def test_every_failure_is_reported_and_the_beside_tests_are_waited_for(self):
+        ran, failure = self.steps(failing=("--build", "-L ^no-build$"))
+        self.assertNotIn("the rest", [self.kind(c) for _, c in ran])  # nothing built: the rest does not run
+        self.assertEqual(ran[-1][0], "wait")
+        self.assertRegex(failure, r"cmake --build B .*; ctest .* -L \^no-build\$")
 
 
 class OptionsTest(unittest.TestCase):
