@@ -1,0 +1,26 @@
+// examples/gemm/cutlass_baseline.h: CUTLASS's own sm90 TMA warp-specialized persistent cooperative
+// GEMM with the example's tile, cluster and stage count (gemm_kernel.h's config), for
+// gemm_bench.cu. Its own translation unit (cutlass_baseline.cu): it is the slow one to compile.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gemm::cutlass_baseline {
+
+// D (M x N, row-major) = A (M x K, row-major) * B^T (B: N x K, row-major), as gemm::dense. Returns
+// false (and says why on stderr) where CUTLASS refuses the problem.
+bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m, int n, int k, void* workspace,
+         std::size_t workspace_bytes, cudaStream_t stream);
+
+// The kernel's registers per thread and shared memory per CTA, for the side-by-side table.
+struct resources
+{
+  int registers;
+  std::size_t smem;
+};
+resources kernel_resources();
+
+} // namespace gemm::cutlass_baseline

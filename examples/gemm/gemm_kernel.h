@@ -1,0 +1,238 @@
+// examples/gemm/gemm_kernel.h: the device side of a warp-specialized persistent bf16 GEMM built on
+// ptxw's pipeline (ptxw/mbarrier/pipeline.h) and tile scheduler (ptxw/clc/tile_scheduler.h), with
+// CuTe for what ptxw does not wrap: TMA descriptors and copies, GMMA shared-memory layouts, wgmma.
+//
+// D (M x N, row-major) = A (M x K, row-major) * B^T, B (N x K, row-major): CUTLASS's "TN" GEMM, both
+// operands K-major. fp32 accumulation, bf16 output.
+//
+// One CTA of 384 threads: warpgroup 0 holds the scheduler warp (the dynamic policy's cluster launch
+// control requests) and the TMA producer warp; warpgroups 1 and 2 are the consumers, each the wgmma
+// of one 64-row half of a 128 x 128 tile (CUTLASS's "cooperative" split). Every role walks the same
+// tile sequence from the scheduler; the producer fills the pipeline's stages a K-slice at a time,
+// the consumers read them with wgmma (the async proxy: reads_async) and store each tile through
+// shared memory with a TMA store, which clips at the edges of D.
+#pragma once
+
+#include <ptxw/clc.h>
+#include <ptxw/fence.h>
+#include <ptxw/mbarrier.h>
+
+#include <cuda/std/optional>
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+
+namespace gemm {
+
+using bf16 = cute::bfloat16_t;
+
+struct config
+{
+  static constexpr int tile_m  = 128;
+  static constexpr int tile_n  = 128;
+  static constexpr int tile_k  = 64;
+  static constexpr int stages  = 5;
+  static constexpr int threads = 384; // a producer warpgroup and two consumer warpgroups
+  // Tile-schedule roles: the producer warp and the eight consumer warps.
+  static constexpr unsigned roles = 9;
+};
+
+using tile_m = cute::Int<config::tile_m>;
+using tile_n = cute::Int<config::tile_n>;
+using tile_k = cute::Int<config::tile_k>;
+using half_m = cute::Int<config::tile_m / 2>;
+using store_n = cute::Int<config::tile_n / 2>; // a TMA store box's width
+
+// 128-byte swizzled K-major stages, as wgmma reads them without bank conflicts (CUTLASS's
+// GMMA::Layout_K_SW128_Atom), one per pipeline stage in the last mode.
+using smem_layout_a = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
+                                                   cute::make_shape(tile_m{}, tile_k{}, cute::Int<config::stages>{})));
+using smem_layout_b = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
+                                                   cute::make_shape(tile_n{}, tile_k{}, cute::Int<config::stages>{})));
+// The output staging buffer, one 64 x 128 half per consumer warpgroup, N-major and swizzled so that
+// the accumulator's row-strided stores spread over the banks.
+using smem_layout_d = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
+                                                   cute::make_shape(half_m{}, tile_n{}, cute::Int<2>{})));
+using smem_layout_store = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
+                                                       cute::make_shape(half_m{}, store_n{})));
+
+// The two consumer warpgroups side by side along M (256 threads), and one warpgroup alone, whose
+// accumulator fragment is the same per thread (the epilogue's view of its half).
+using mma_atom   = cute::SM90_64x128x16_F32BF16BF16_SS<cute::GMMA::Major::K, cute::GMMA::Major::K>;
+using tiled_mma  = decltype(cute::make_tiled_mma(mma_atom{}, cute::Layout<cute::Shape<cute::_2, cute::_1, cute::_1>>{}));
+using half_mma   = decltype(cute::make_tiled_mma(mma_atom{}));
+
+using pipe = ptxw::pipeline<config::stages, ptxw::bulk_producer, ptxw::consumer_warpgroups<2, ptxw::reads_async>,
+                            ptxw::one_cta>;
+
+struct shared_storage
+{
+  alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_a>> a;
+  alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_b>> b;
+  alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_d>> d;
+  pipe::storage barriers;
+};
+
+// The TMA descriptors the host built (gemm.h), by value in the kernel parameters.
+template <class TmaA, class TmaB, class TmaD>
+struct params
+{
+  TmaA tma_a;
+  TmaB tma_b;
+  TmaD tma_d;
+  int m, n, k;
+};
+
+// Named barriers 1 and 2: the 128 threads of consumer warpgroup 1 and 2 (0 is __syncthreads').
+__device__ inline void sync_warpgroup(int wg)
+{
+  cutlass::arch::NamedBarrier::sync(128, 1 + wg);
+}
+
+template <class Params, class Policy>
+__global__ void __launch_bounds__(config::threads, 1)
+    gemm_kernel(const __grid_constant__ Params p, ptxw::clc::tile_schedule<Policy> sched)
+{
+  using namespace cute;
+  namespace clc = ptxw::clc;
+
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  shared_storage& smem = *reinterpret_cast<shared_storage*>(smem_raw);
+  __shared__ clc::tile_ring<2, config::roles> ring; // the dynamic policy's responses; static: unused
+
+  auto tiles = clc::open(ring, sched);
+  if (!tiles.started())
+  {
+    return;
+  }
+  auto pl = pipe::init(smem.barriers);
+
+  const int warp    = threadIdx.x / 32;
+  const int k_tiles = (p.k + config::tile_k - 1) / config::tile_k;
+
+  Tensor sA = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a{}); // (BM, BK, stage)
+  Tensor sB = make_tensor(make_smem_ptr(smem.b.begin()), smem_layout_b{}); // (BN, BK, stage)
+
+  if (warp == 0)
+  {
+    tiles.scheduler().run(tiles.elect()); // dynamic: requests until the grid runs out; static: returns
+    return;
+  }
+  if (warp == 1)
+  {
+    // The TMA producer. Every lane walks the schedule (the dynamic policy's ring is read by whole
+    // warps); the elected lane acquires, arms and copies.
+    Tensor mA = p.tma_a.get_tma_tensor(make_shape(p.m, p.k));
+    Tensor mB = p.tma_b.get_tma_tensor(make_shape(p.n, p.k));
+    auto role = tiles.consumer(0);
+    const ptxw::elected e = ptxw::elect_one_of_warp();
+    auto prod = pl.producer(e);
+    constexpr unsigned stage_bytes = sizeof(bf16) * (config::tile_m + config::tile_n) * config::tile_k;
+    while (auto t = role.next())
+    {
+      if (e)
+      {
+        Tensor gA = local_tile(mA, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _)); // (BM, BK, k)
+        Tensor gB = local_tile(mB, make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
+        auto [tAgA, tAsA] = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+        auto [tBgB, tBsB] = tma_partition(p.tma_b, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+        for (int k = 0; k < k_tiles; ++k)
+        {
+          auto s = prod.acquire();
+          s.arm(ptxw::tx_bytes{stage_bytes}); // out-of-bounds boxes are zero-filled and count whole
+          std::uint64_t* full = s.native_handle();
+          copy(p.tma_a.with(*full), tAgA(_, k), tAsA(_, s.index()));
+          copy(p.tma_b.with(*full), tBgB(_, k), tBsB(_, s.index()));
+          prod.commit(std::move(s));
+        }
+      }
+      __syncwarp();
+    }
+    return;
+  }
+  if (warp < 4)
+  {
+    return;
+  }
+
+  // The consumers: warpgroups 1 and 2.
+  const int ct = threadIdx.x - 128;  // 0..255
+  const int wg = ct / 128;           // which half of the tile
+  auto role    = tiles.consumer(1 + (warp - 4));
+  auto cons    = pl.consumer();
+
+  tiled_mma mma;
+  auto thr_mma  = mma.get_thread_slice(ct);
+  Tensor tCsA   = thr_mma.partition_A(sA);        // (MMA, MMA_M, MMA_K, stage)
+  Tensor tCsB   = thr_mma.partition_B(sB);        // (MMA, MMA_N, MMA_K, stage)
+  Tensor tCrA   = thr_mma.make_fragment_A(tCsA);  // GMMA descriptors
+  Tensor tCrB   = thr_mma.make_fragment_B(tCsB);
+  Tensor acc    = partition_fragment_C(mma, make_shape(tile_m{}, tile_n{})); // (MMA, MMA_M, MMA_N) fp32
+
+  Tensor sD     = make_tensor(make_smem_ptr(smem.d.begin()), smem_layout_d{})(_, _, wg); // (64, BN)
+  Tensor tDsD   = half_mma{}.get_thread_slice(ct % 128).partition_C(sD);
+  Tensor mD     = p.tma_d.get_tma_tensor(make_shape(p.m, p.n));
+  const bool storer = ct % 128 == 0;
+
+  while (auto t = role.next())
+  {
+    clear(acc);
+    if (k_tiles > 0)
+    {
+      // One wgmma batch stays in flight: stage k is released once batch k + 1 is issued and batch
+      // k has completed (wgmma.wait_group 1). A stage token is move-only and not reassignable, so
+      // the one held across an iteration lives in an optional.
+      ::cuda::std::optional<pipe::consumer_stage> held;
+      for (int k = 0; k < k_tiles; ++k)
+      {
+        auto s = cons.wait();
+        warpgroup_fence_operand(acc);
+        warpgroup_arrive();
+        cute::gemm(mma, tCrA(_, _, _, s.index()), tCrB(_, _, _, s.index()), acc);
+        warpgroup_commit_batch();
+        warpgroup_wait<1>();
+        warpgroup_fence_operand(acc);
+        if (held)
+        {
+          cons.release(std::move(*held));
+        }
+        held.emplace(std::move(s));
+      }
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(acc);
+      cons.release(std::move(*held));
+    }
+
+    // Epilogue: the staging buffer is free once the previous TMA store of this warpgroup read it.
+    if (storer)
+    {
+      tma_store_wait<0>();
+    }
+    sync_warpgroup(wg);
+    CUTE_UNROLL
+    for (int i = 0; i < size(acc); ++i)
+    {
+      tDsD(i) = bf16(acc(i));
+    }
+    ptxw::fence_before_async_read(cuda::ptx::space_shared); // the generic writes, before the TMA store reads them
+    sync_warpgroup(wg);
+    if (storer)
+    {
+      // Two 64 x 64 boxes: a 128-byte swizzle spans 64 bf16 of a row.
+      CUTE_UNROLL
+      for (int j = 0; j < 2; ++j)
+      {
+        Tensor sDj = local_tile(sD, make_shape(half_m{}, store_n{}), make_coord(0, j));
+        Tensor gDj = local_tile(mD, make_shape(half_m{}, store_n{}), make_coord(int(t->m) * 2 + wg, int(t->n) * 2 + j));
+        auto [tDgD, tDsDj] = tma_partition(p.tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sDj), group_modes<0, 2>(gDj));
+        copy(p.tma_d, tDsDj, tDgD);
+      }
+      tma_store_arrive();
+    }
+  }
+  if (storer)
+  {
+    tma_store_wait<0>(); // the last store has read shared memory before the CTA exits
+  }
+}
+
+} // namespace gemm

@@ -1,0 +1,178 @@
+// The example GEMM (gemm.h) against a plain reference kernel on the same bf16 inputs: full tiles,
+// edges that are not multiples of the tile (TMA's zero fill and clipped stores), K shorter than one
+// stage, both scheduling policies; and the bad input the host refuses before any launch.
+#include "gemm.h"
+
+#include "gpu.h" // tests/runtime: the fixture that skips without an sm_90 GPU
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+__global__ void reference_gemm(const gemm::bf16* a, const gemm::bf16* b, float* d, int m, int n, int k)
+{
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y;
+  if (col >= n)
+  {
+    return;
+  }
+  float s = 0.f;
+  for (int i = 0; i < k; ++i)
+  {
+    s += float(a[static_cast<long long>(row) * k + i]) * float(b[static_cast<long long>(col) * k + i]);
+  }
+  d[static_cast<long long>(row) * n + col] = s;
+}
+
+template <class T>
+struct device_buffer
+{
+  T* p = nullptr;
+  explicit device_buffer(std::size_t n)
+  {
+    EXPECT_EQ(cudaMalloc(&p, sizeof(T) * (n ? n : 1)), cudaSuccess);
+  }
+  ~device_buffer()
+  {
+    cudaFree(p);
+  }
+};
+
+std::vector<gemm::bf16> random_bf16(std::size_t n, unsigned seed)
+{
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<gemm::bf16> v(n);
+  for (auto& x : v)
+  {
+    x = gemm::bf16(u(rng));
+  }
+  return v;
+}
+
+class Gemm : public Gpu
+{
+protected:
+  // D = A * B^T with the policy, against the reference: |d - ref| <= 2^-7 |ref| + 2^-7 (the bf16
+  // rounding of the output, 2^-8 relative, with room for the fp32 sums' different order).
+  template <class Policy>
+  void check(int m, int n, int k)
+  {
+    const auto ha = random_bf16(std::size_t(m) * k, 1);
+    const auto hb = random_bf16(std::size_t(n) * k, 2);
+    device_buffer<gemm::bf16> a(ha.size()), b(hb.size()), d(std::size_t(m) * n);
+    device_buffer<float> ref(std::size_t(m) * n);
+    PTXW_CUDA_OK(cudaMemcpy(a.p, ha.data(), sizeof(gemm::bf16) * ha.size(), cudaMemcpyHostToDevice));
+    PTXW_CUDA_OK(cudaMemcpy(b.p, hb.data(), sizeof(gemm::bf16) * hb.size(), cudaMemcpyHostToDevice));
+    PTXW_CUDA_OK(cudaMemset(d.p, 0xff, sizeof(gemm::bf16) * m * n)); // NaN: a tile never stored fails
+    gemm::dense<Policy> g({a.p, b.p, d.p, m, n, k});
+    g.run();
+    PTXW_LAUNCH_OK();
+    reference_gemm<<<dim3((n + 127) / 128, m), 128>>>(a.p, b.p, ref.p, m, n, k);
+    PTXW_LAUNCH_OK();
+    std::vector<gemm::bf16> hd(std::size_t(m) * n);
+    std::vector<float> hr(hd.size());
+    PTXW_CUDA_OK(cudaMemcpy(hd.data(), d.p, sizeof(gemm::bf16) * hd.size(), cudaMemcpyDeviceToHost));
+    PTXW_CUDA_OK(cudaMemcpy(hr.data(), ref.p, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < hd.size(); ++i)
+    {
+      const float got = float(hd[i]);
+      if (!(std::fabs(got - hr[i]) <= 0x1p-7f * std::fabs(hr[i]) + 0x1p-7f) && bad++ < 5)
+      {
+        ADD_FAILURE() << "D(" << i / n << ", " << i % n << ") = " << got << ", reference " << hr[i];
+      }
+    }
+    EXPECT_EQ(bad, 0u) << m << " x " << n << " x " << k;
+  }
+};
+
+using dynamic = ptxw::clc::dynamic_tiles<>;
+
+TEST_F(Gemm, StaticWholeTiles)
+{
+  check<ptxw::clc::static_tiles>(1024, 1024, 1024);
+}
+TEST_F(Gemm, DynamicWholeTiles)
+{
+  check<dynamic>(1024, 1024, 1024);
+}
+// More tiles than the GPU holds CTAs: each CTA runs several, the producer runs ahead across tiles.
+TEST_F(Gemm, StaticManyTilesPerCta)
+{
+  check<ptxw::clc::static_tiles>(4096, 2048, 512);
+}
+TEST_F(Gemm, DynamicManyTilesPerCta)
+{
+  check<dynamic>(4096, 2048, 512);
+}
+// Edges that are not multiples of the 128 x 128 x 64 tile: loads zero-filled, stores clipped.
+TEST_F(Gemm, StaticPartialTiles)
+{
+  check<ptxw::clc::static_tiles>(777, 1000, 1000);
+}
+TEST_F(Gemm, DynamicPartialTiles)
+{
+  check<dynamic>(777, 1000, 1000);
+}
+TEST_F(Gemm, KShorterThanAStage)
+{
+  check<ptxw::clc::static_tiles>(200, 136, 40);
+}
+TEST_F(Gemm, KZeroWritesZeros)
+{
+  check<ptxw::clc::static_tiles>(130, 64, 0);
+}
+TEST_F(Gemm, EmptyProblemLaunchesNothing)
+{
+  gemm::dense<ptxw::clc::static_tiles> g({nullptr, nullptr, nullptr, 0, 256, 256});
+  g.run();
+  PTXW_LAUNCH_OK();
+}
+
+// The host errors, each before anything is launched (no device needed for the checks themselves).
+TEST(GemmBadInput, MisalignedOperandNamesTheAlignment)
+{
+  alignas(16) static gemm::bf16 buf[64];
+  try
+  {
+    gemm::dense<ptxw::clc::static_tiles> g({buf + 1, buf, buf, 8, 8, 8});
+    FAIL() << "no error for a misaligned A";
+  }
+  catch (const std::invalid_argument& e)
+  {
+    EXPECT_NE(std::string(e.what()).find("A's address must be 16-byte aligned"), std::string::npos) << e.what();
+  }
+}
+TEST(GemmBadInput, RowPitchNotMultipleOf16Bytes)
+{
+  alignas(16) static gemm::bf16 buf[64];
+  try
+  {
+    gemm::dense<ptxw::clc::static_tiles> g({buf, buf, buf, 8, 8, 4});
+    FAIL() << "no error for K = 4";
+  }
+  catch (const std::invalid_argument& e)
+  {
+    EXPECT_NE(std::string(e.what()).find("A's row pitch must be a multiple of 16 bytes"), std::string::npos)
+        << e.what();
+  }
+  try
+  {
+    gemm::dense<ptxw::clc::static_tiles> g({buf, buf, buf, 8, 12, 8});
+    FAIL() << "no error for N = 12";
+  }
+  catch (const std::invalid_argument& e)
+  {
+    EXPECT_NE(std::string(e.what()).find("D's row pitch"), std::string::npos) << e.what();
+  }
+}
+TEST(GemmBadInput, NegativeExtent)
+{
+  EXPECT_THROW(gemm::dense<ptxw::clc::static_tiles>({nullptr, nullptr, nullptr, -1, 8, 8}), std::invalid_argument);
+}
+
+} // namespace
