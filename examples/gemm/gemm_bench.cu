@@ -7,17 +7,21 @@
 //
 // Prints, per shape and kernel, the best of 5 timings of 20 back-to-back launches in TFLOP/s, the
 // fraction of the GPU's dense bf16 peak, the ratio to CUTLASS and to cuBLAS, and the largest error
-// against cuBLAS.
+// against cuBLAS. Then grouped GEMMs of a mixture of experts' layer (16384 routed tokens, N = 2048,
+// K = 7168; 64 and 128 experts; token counts drawn from a Zipf law of exponent 1.2, and uniformly,
+// the balance a router's auxiliary loss aims at) against one cuBLAS call per group.
 #include "cutlass_baseline.h"
 #include "gemm.h"
 
 #include <cublasLt.h>
+#include <cublas_v2.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <random>
 #include <vector>
 
 namespace {
@@ -176,6 +180,86 @@ error compare(const gemm::bf16* got_d, const gemm::bf16* want_d, std::size_t n)
   return e;
 }
 
+// Token counts of `experts` groups: `tokens` draws from weights 1 / (e + 1)^s (s = 0: uniform).
+std::vector<int> routing(int experts, int tokens, double s, unsigned seed)
+{
+  std::vector<double> w(experts);
+  for (int e = 0; e < experts; ++e)
+  {
+    w[e] = 1.0 / std::pow(e + 1.0, s);
+  }
+  std::mt19937 rng(seed);
+  std::discrete_distribution<int> pick(w.begin(), w.end());
+  std::vector<int> ms(experts);
+  for (int t = 0; t < tokens; ++t)
+  {
+    ++ms[pick(rng)];
+  }
+  return ms;
+}
+
+void grouped_rows(double peak)
+{
+  constexpr int tokens = 16384, n = 2048, k = 7168;
+  cublasHandle_t h{};
+  check_blas(cublasCreate(&h), "cublasCreate");
+  for (int experts : {64, 128})
+  {
+    for (double s : {1.2, 0.0})
+    {
+      const std::vector<int> ms = routing(experts, tokens, s, 7);
+      gemm::bf16 *a, *b, *d, *ref;
+      check_cuda(cudaMalloc(&a, sizeof(gemm::bf16) * tokens * k), "A");
+      check_cuda(cudaMalloc(&b, sizeof(gemm::bf16) * std::size_t(experts) * n * k), "B");
+      check_cuda(cudaMalloc(&d, sizeof(gemm::bf16) * tokens * n), "D");
+      check_cuda(cudaMalloc(&ref, sizeof(gemm::bf16) * tokens * n), "cuBLAS D");
+      fill<<<1024, 256>>>(a, std::size_t(tokens) * k, 1);
+      fill<<<1024, 256>>>(b, std::size_t(experts) * n * k, 2);
+      auto per_group = [&] {
+        const float one = 1.f, zero = 0.f;
+        for (int e = 0, first = 0; e < experts; first += ms[e++])
+        {
+          if (ms[e] > 0)
+          {
+            check_blas(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, ms[e], k, &one, b + std::size_t(e) * n * k,
+                                    CUDA_R_16BF, k, a + std::size_t(first) * k, CUDA_R_16BF, k, &zero,
+                                    ref + std::size_t(first) * n, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                       "cublasGemmEx");
+          }
+        }
+      };
+      per_group();
+      check_cuda(cudaDeviceSynchronize(), "cuBLAS per group");
+      gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k});
+      gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k});
+      const double flops = 2.0 * tokens * n * k;
+      const double t_cublas = time_it(per_group);
+      char shape[48];
+      std::snprintf(shape, sizeof shape, "%d experts, %s", experts, s > 0 ? "Zipf 1.2" : "uniform");
+      std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %11s  (largest group %d rows)\n", shape, "cuBLAS per group",
+                  flops / t_cublas / 1e9, 100.0 * flops / t_cublas / 1e-3 / peak, "", 1.0, "",
+                  *std::max_element(ms.begin(), ms.end()));
+      const std::pair<const char*, std::function<void()>> rows[] = {{"ptxw static", [&] { stat.run(); }},
+                                                                     {"ptxw dynamic", [&] { dyn.run(); }}};
+      for (const auto& [name, run] : rows)
+      {
+        check_cuda(cudaMemset(d, 0xff, sizeof(gemm::bf16) * tokens * n), "poison D");
+        run();
+        check_cuda(cudaDeviceSynchronize(), name);
+        const error e  = compare(d, ref, std::size_t(tokens) * n);
+        const double ms_ = time_it(run);
+        std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %9.2e%s\n", shape, name, flops / ms_ / 1e9,
+                    100.0 * flops / ms_ / 1e-3 / peak, "", t_cublas / ms_, e.worst, e.beyond ? " BEYOND TOLERANCE" : "");
+      }
+      cudaFree(a);
+      cudaFree(b);
+      cudaFree(d);
+      cudaFree(ref);
+    }
+  }
+  cublasDestroy(h);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -279,5 +363,9 @@ int main(int argc, char** argv)
     cudaFree(ref);
   }
   cudaFree(ws);
+  if (argc == 1)
+  {
+    grouped_rows(peak);
+  }
   return 0;
 }

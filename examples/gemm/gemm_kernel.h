@@ -3,14 +3,19 @@
 // CuTe for what ptxw does not wrap: TMA descriptors and copies, GMMA shared-memory layouts, wgmma.
 //
 // D (M x N, row-major) = A (M x K, row-major) * B^T, B (N x K, row-major): CUTLASS's "TN" GEMM, both
-// operands K-major. fp32 accumulation, bf16 output.
+// operands K-major. fp32 accumulation, bf16 output. A list of groups (a mixture of experts' layer:
+// group g's M_g rows of A and D follow group g - 1's, each group has its own B, N and K shared) is
+// the same kernel: the tile scheduler numbers the groups' tiles one after the other, and a dense
+// GEMM is one group.
 //
 // One CTA of 384 threads: warpgroup 0 holds the scheduler warp (the dynamic policy's cluster launch
 // control requests) and the TMA producer warp; warpgroups 1 and 2 are the consumers, each the wgmma
 // of one 64-row half of a 128 x 128 tile (CUTLASS's "cooperative" split). Every role walks the same
 // tile sequence from the scheduler; the producer fills the pipeline's stages a K-slice at a time,
 // the consumers read them with wgmma (the async proxy: reads_async) and store each tile through
-// shared memory with a TMA store, which clips at the edges of D.
+// shared memory with a TMA store; a tile that reaches past its group's last row stores its rows
+// from registers instead (a TMA store clips only at the edges of the whole D, and the next group's
+// rows follow).
 #pragma once
 
 #include <ptxw/clc.h>
@@ -72,14 +77,18 @@ struct shared_storage
   pipe::storage barriers;
 };
 
-// The TMA descriptors the host built (gemm.h), by value in the kernel parameters.
+// The TMA descriptors the host built (gemm.h), by value in the kernel parameters: A over all
+// groups' rows (M x K), B over every group's (N x K x groups), D over all rows (M x N); rows[g] is
+// group g's first row (groups + 1 prefix sums, in global memory).
 template <class TmaA, class TmaB, class TmaD>
 struct params
 {
   TmaA tma_a;
   TmaB tma_b;
   TmaD tma_d;
-  int m, n, k;
+  bf16* d;
+  const int* rows;
+  int m, n, k, groups;
 };
 
 // Named barriers 1 and 2: the 128 threads of consumer warpgroup 1 and 2 (0 is __syncthreads').
@@ -122,7 +131,7 @@ __global__ void __launch_bounds__(config::threads, 1)
     // The TMA producer. Every lane walks the schedule (the dynamic policy's ring is read by whole
     // warps); the elected lane acquires, arms and copies.
     Tensor mA = p.tma_a.get_tma_tensor(make_shape(p.m, p.k));
-    Tensor mB = p.tma_b.get_tma_tensor(make_shape(p.n, p.k));
+    Tensor mB = p.tma_b.get_tma_tensor(make_shape(p.n, p.k, p.groups));
     auto role = tiles.consumer(0);
     const ptxw::elected e = ptxw::elect_one_of_warp();
     auto prod = pl.producer(e);
@@ -131,8 +140,10 @@ __global__ void __launch_bounds__(config::threads, 1)
     {
       if (e)
       {
-        Tensor gA = local_tile(mA, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _)); // (BM, BK, k)
-        Tensor gB = local_tile(mB, make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
+        // The group's rows; a tile past its last one loads the next group's (or TMA's zero fill), unstored.
+        Tensor mAg = domain_offset(make_coord(p.rows[t->problem], 0), mA);
+        Tensor gA  = local_tile(mAg, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _));                  // (BM, BK, k)
+        Tensor gB  = local_tile(mB(_, _, int(t->problem)), make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
         auto [tAgA, tAsA] = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
         auto [tBgB, tBsB] = tma_partition(p.tma_b, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
         for (int k = 0; k < k_tiles; ++k)
@@ -171,10 +182,14 @@ __global__ void __launch_bounds__(config::threads, 1)
   Tensor sD     = make_tensor(make_smem_ptr(smem.d.begin()), smem_layout_d{})(_, _, wg); // (64, BN)
   Tensor tDsD   = half_mma{}.get_thread_slice(ct % 128).partition_C(sD);
   Tensor mD     = p.tma_d.get_tma_tensor(make_shape(p.m, p.n));
+  Tensor tDcD   = half_mma{}.get_thread_slice(ct % 128).partition_C(make_identity_tensor(make_shape(half_m{}, tile_n{})));
   const bool storer = ct % 128 == 0;
 
   while (auto t = role.next())
   {
+    // The group's rows, loaded before the mainloop hides their latency.
+    const int first = p.rows[t->problem];
+    const int end   = p.rows[t->problem + 1];
     clear(acc);
     if (k_tiles > 0)
     {
@@ -202,6 +217,24 @@ __global__ void __launch_bounds__(config::threads, 1)
       cons.release(std::move(*held));
     }
 
+    const int row0 = int(t->m) * config::tile_m + wg * (config::tile_m / 2); // this half's, in the group
+    const int col0 = int(t->n) * config::tile_n;
+    if (row0 + config::tile_m / 2 > end - first)
+    {
+      // The group ends inside this half: its rows from registers, each element predicated.
+      const int rows = end - first - row0;
+      CUTE_UNROLL
+      for (int i = 0; i < size(acc); ++i)
+      {
+        const int r = get<0>(tDcD(i)), c = col0 + get<1>(tDcD(i));
+        if (r < rows && c < p.n)
+        {
+          p.d[static_cast<long long>(first + row0 + r) * p.n + c] = bf16(acc(i));
+        }
+      }
+      continue;
+    }
+
     // Epilogue: the staging buffer is free once the previous TMA store of this warpgroup read it.
     if (storer)
     {
@@ -222,7 +255,8 @@ __global__ void __launch_bounds__(config::threads, 1)
       for (int j = 0; j < 2; ++j)
       {
         Tensor sDj = local_tile(sD, make_shape(half_m{}, store_n{}), make_coord(0, j));
-        Tensor gDj = local_tile(mD, make_shape(half_m{}, store_n{}), make_coord(int(t->m) * 2 + wg, int(t->n) * 2 + j));
+        Tensor gDj = local_tile(domain_offset(make_coord(first + row0, 0), mD), make_shape(half_m{}, store_n{}),
+                                make_coord(0, int(t->n) * 2 + j));
         auto [tDgD, tDsDj] = tma_partition(p.tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sDj), group_modes<0, 2>(gDj));
         copy(p.tma_d, tDsDj, tDgD);
       }

@@ -1,6 +1,7 @@
 // The example GEMM (gemm.h) against a plain reference kernel on the same bf16 inputs: full tiles,
 // edges that are not multiples of the tile (TMA's zero fill and clipped stores), K shorter than one
-// stage, both scheduling policies; and the bad input the host refuses before any launch.
+// stage, groups of Zipf-distributed sizes with empty ones, both scheduling policies; and the bad
+// input the host refuses before any launch.
 #include "gemm.h"
 
 #include "gpu.h" // tests/runtime: the fixture that skips without an sm_90 GPU
@@ -61,17 +62,35 @@ protected:
   template <class Policy>
   void check(int m, int n, int k)
   {
+    check<Policy>(std::vector<int>{m}, n, k);
+  }
+
+  // Groups: A and D hold their rows one after the other, B a matrix each.
+  template <class Policy>
+  void check(const std::vector<int>& ms, int n, int k)
+  {
+    int m = 0;
+    for (int g : ms)
+    {
+      m += g;
+    }
     const auto ha = random_bf16(std::size_t(m) * k, 1);
-    const auto hb = random_bf16(std::size_t(n) * k, 2);
+    const auto hb = random_bf16(std::size_t(n) * k * ms.size(), 2);
     device_buffer<gemm::bf16> a(ha.size()), b(hb.size()), d(std::size_t(m) * n);
     device_buffer<float> ref(std::size_t(m) * n);
     PTXW_CUDA_OK(cudaMemcpy(a.p, ha.data(), sizeof(gemm::bf16) * ha.size(), cudaMemcpyHostToDevice));
     PTXW_CUDA_OK(cudaMemcpy(b.p, hb.data(), sizeof(gemm::bf16) * hb.size(), cudaMemcpyHostToDevice));
     PTXW_CUDA_OK(cudaMemset(d.p, 0xff, sizeof(gemm::bf16) * m * n)); // NaN: a tile never stored fails
-    gemm::dense<Policy> g({a.p, b.p, d.p, m, n, k});
+    gemm::grouped<Policy> g({a.p, b.p, d.p, ms, n, k});
     g.run();
     PTXW_LAUNCH_OK();
-    reference_gemm<<<dim3((n + 127) / 128, m), 128>>>(a.p, b.p, ref.p, m, n, k);
+    for (std::size_t e = 0, first = 0; e < ms.size(); first += ms[e++])
+    {
+      if (ms[e] > 0)
+      {
+        reference_gemm<<<dim3((n + 127) / 128, ms[e]), 128>>>(a.p + first * k, b.p + e * n * k, ref.p + first * n, ms[e], n, k);
+      }
+    }
     PTXW_LAUNCH_OK();
     std::vector<gemm::bf16> hd(std::size_t(m) * n);
     std::vector<float> hr(hd.size());
@@ -86,7 +105,7 @@ protected:
         ADD_FAILURE() << "D(" << i / n << ", " << i % n << ") = " << got << ", reference " << hr[i];
       }
     }
-    EXPECT_EQ(bad, 0u) << m << " x " << n << " x " << k;
+    EXPECT_EQ(bad, 0u) << m << " x " << n << " x " << k << " in " << ms.size() << " groups";
   }
 };
 
@@ -125,6 +144,42 @@ TEST_F(Gemm, KShorterThanAStage)
 TEST_F(Gemm, KZeroWritesZeros)
 {
   check<ptxw::clc::static_tiles>(130, 64, 0);
+}
+// A mixture of experts' layer: 64 groups of Zipf-distributed rows (s = 1.2, a few with none), each
+// group's last tile partial.
+std::vector<int> zipf_groups(int groups, int tokens, unsigned seed)
+{
+  std::vector<double> w(groups);
+  for (int e = 0; e < groups; ++e)
+  {
+    w[e] = 1.0 / std::pow(e + 1.0, 1.2);
+  }
+  std::mt19937 rng(seed);
+  std::discrete_distribution<int> pick(w.begin(), w.end());
+  std::vector<int> ms(groups);
+  for (int t = 0; t < tokens; ++t)
+  {
+    ++ms[pick(rng)];
+  }
+  return ms;
+}
+TEST_F(Gemm, StaticGroupsZipf)
+{
+  check<ptxw::clc::static_tiles>(zipf_groups(64, 6000, 3), 256, 512);
+}
+TEST_F(Gemm, DynamicGroupsZipf)
+{
+  check<dynamic>(zipf_groups(64, 6000, 3), 256, 512);
+}
+TEST_F(Gemm, GroupsWithEmptyOnes)
+{
+  check<dynamic>({0, 300, 0, 0, 128, 1, 0}, 264, 136);
+}
+TEST_F(Gemm, OnlyEmptyGroupsLaunchNothing)
+{
+  gemm::grouped<dynamic> g({nullptr, nullptr, nullptr, {0, 0, 0}, 256, 256});
+  g.run();
+  PTXW_LAUNCH_OK();
 }
 TEST_F(Gemm, EmptyProblemLaunchesNothing)
 {
@@ -168,6 +223,18 @@ TEST(GemmBadInput, RowPitchNotMultipleOf16Bytes)
   catch (const std::invalid_argument& e)
   {
     EXPECT_NE(std::string(e.what()).find("D's row pitch"), std::string::npos) << e.what();
+  }
+}
+TEST(GemmBadInput, EmptyGroupList)
+{
+  try
+  {
+    gemm::grouped<ptxw::clc::static_tiles> g({nullptr, nullptr, nullptr, {}, 256, 256});
+    FAIL() << "no error for an empty group list";
+  }
+  catch (const std::runtime_error& e)
+  {
+    EXPECT_NE(std::string(e.what()).find("ptxw: R18"), std::string::npos) << e.what();
   }
 }
 TEST(GemmBadInput, NegativeExtent)
