@@ -14,7 +14,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ptxwtools import cli, deps, errors, toolchain
+from ptxwtools import cli, deps, errors, suite, toolchain
 
 PTXW = toolchain.REPO / "tools" / "ptxw"
 REAL = toolchain.find_toolchain()
@@ -167,11 +167,12 @@ class TestCommandTest(unittest.TestCase):
                 ran.append(("wait", self.cmd))
                 return 1 if any(f in self.cmd for f in failing) else 0
 
-        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cli.deps, "setup"), \
-                mock.patch.object(cli.subprocess, "run", run), mock.patch.object(cli.subprocess, "Popen", Beside), \
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(suite.deps, "setup"), \
+                mock.patch.object(suite.subprocess, "run", run), mock.patch.object(suite.subprocess, "Popen", Beside), \
                 mock.patch("sys.stdout"):
             try:
-                cli.cmd_test(cli.parse(["test", "--build-dir", tmp]))
+                a = cli.parse(["test", "--build-dir", tmp])
+                a.run(a)
                 return [(what, re.sub(re.escape(tmp), "B", c)) for what, c in ran], None
             except errors.Failure as e:
                 return [(what, re.sub(re.escape(tmp), "B", c)) for what, c in ran], re.sub(re.escape(tmp), "B", str(e))

@@ -8,13 +8,16 @@ command finds the tools there (PTXW_DEPS_DIR), and `ptxw setup` says where it wr
 FileCheck (llvm-14-tools), GoogleTest (libgtest-dev), CMake. The CUDA toolkit itself is not
 installed: a missing one is an error that says so."""
 
+import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from . import cache, toolchain
+from .errors import ExitCode
 
 PYPI = {
     "lit": "18.1.8",
@@ -104,6 +107,22 @@ def _gtest_present() -> bool:
         "/usr/lib/aarch64-linux-gnu/cmake/GTest/GTestConfig.cmake",
         "/usr/local/lib/cmake/GTest/GTestConfig.cmake",
     ))
+
+
+def add_parser(sub):
+    s = sub.add_parser("setup", help="install what the suite needs (idempotent)", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("--toolchains", action="store_true", help="also the conformance grid's extra CUDA toolchains (PyPI)")
+    s.add_argument("--deps-dir", help="install here (default: PTXW_DEPS_DIR, else .deps/ in a checkout, "
+                                      "~/.cache/ptxw for the installed package)")
+    s.set_defaults(run=_run)
+
+
+def _run(a) -> ExitCode:
+    if a.deps_dir:
+        os.environ["PTXW_DEPS_DIR"] = str(Path(a.deps_dir).resolve())
+    setup(toolchains=a.toolchains)
+    return ExitCode.OK
 
 
 def setup(toolchains=False) -> dict:

@@ -32,11 +32,45 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, deps, probes, targets, toolchain
+from . import compile as compile_, deps, errors, options, probes, targets, toolchain
+from .errors import ExitCode
 
 TOOL = Path(__file__).resolve().parents[1] / "ptxw"
 OWN_SUITE = toolchain.REPO / "tests" / "codegen"
 _FAILED_CODES = ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")
+
+
+# ---- `ptxw codegen` ------------------------------------------------------------------------------------
+
+
+def add_parser(sub):
+    c = sub.add_parser("codegen", help="run a codegen suite (lit) per target and print a summary",
+                       description="Run a codegen suite of lit tests once per target: ptxw's own (tests/codegen), or a "
+                       "project's, the folder ptxw_add_lit_tests() generates its lit.site.cfg.py in. A target the "
+                       "toolchain's ptxas does not list is reported unsupported, never failed.")
+    c.add_argument("suite", nargs="?", help="the suite's folder (default: ptxw's tests/codegen)")
+    options.add_targets(c, default=targets.SUITE_TARGETS)
+    options.add_cuda_root(c)
+    options.add_build_dir(c, "lit's outputs go to BUILD_DIR/codegen")
+    c.add_argument("-j", "--jobs", type=int, help="parallel tests per target (default: lit's, one per core)")
+    c.add_argument("--no-setup", action="store_true", help="skip the set-up check (CTest runs it once before)")
+    c.set_defaults(run=_run_command)
+
+
+def _run_command(a) -> ExitCode:
+    names = options.targets_of(a)
+    for name in names:
+        targets.parse(name)
+    suite = Path(a.suite).resolve() if a.suite else OWN_SUITE
+    if not (suite / "lit.cfg.py").is_file() and not (suite / "lit.site.cfg.py").is_file():
+        raise errors.BadInput(f"no codegen suite at {suite}: a folder with a lit.cfg.py or lit.site.cfg.py "
+                              "(ptxw_add_lit_tests generates one)")
+    tc = toolchain.find_toolchain(a.cuda_root)
+    if not a.no_setup:
+        deps.setup()
+    summary, complete = run(suite, names, options.build_dir_of(a), tc.root, a.jobs)
+    print_summary(summary)
+    return ExitCode.OK if complete else ExitCode.FAILED
 
 
 # ---- running lit ---------------------------------------------------------------------------------------
