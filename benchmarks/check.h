@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace ptxw_bench {
 // `--name V` at argv[i]: V clamped to [lo, hi] into out, i past it; false if argv[i] is not that.
@@ -30,6 +32,38 @@ inline bool int_option(int argc, char** argv, int& i, const char* name, long lon
     return false;
   }
   out = std::min(hi, std::max(lo, std::atoll(argv[++i])));
+  return true;
+}
+
+// `--name V` at argv[i]: V into out, i past it; false if argv[i] is not that.
+inline bool string_option(int argc, char** argv, int& i, const char* name, std::string& out)
+{
+  if (std::strcmp(argv[i], name) != 0 || i + 1 >= argc)
+  {
+    return false;
+  }
+  out = argv[++i];
+  return true;
+}
+
+// `--name A,B,...` at argv[i]: its non-empty items, replacing out, i past it; false if argv[i] is not that.
+inline bool list_option(int argc, char** argv, int& i, const char* name, std::vector<std::string>& out)
+{
+  std::string v;
+  if (!string_option(argc, argv, i, name, v))
+  {
+    return false;
+  }
+  out.clear();
+  for (std::size_t p = 0; p <= v.size();)
+  {
+    const std::size_t q = std::min(v.find(',', p), v.size());
+    if (q > p)
+    {
+      out.push_back(v.substr(p, q - p));
+    }
+    p = q + 1;
+  }
   return true;
 }
 

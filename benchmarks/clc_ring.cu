@@ -403,10 +403,10 @@ public:
     ptxw_bench::device_array<unsigned> d_row_start;
     ptxw_bench::device_array<int> d_col;
     ptxw_bench::device_array<float> d_val, d_x, d_y;
-    ptxw_bench::upload(d_row_start, row_start);
-    ptxw_bench::upload(d_col, col);
-    ptxw_bench::upload(d_val, val);
-    ptxw_bench::upload(d_x, x);
+    d_row_start.upload(row_start);
+    d_col.upload(col);
+    d_val.upload(val);
+    d_x.upload(x);
     d_y.reserve(rows);
     const Csr m{d_row_start.get(), d_col.get(), d_val.get(), d_x.get(), d_y.get(), rows};
     char title[200];

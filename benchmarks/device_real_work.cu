@@ -42,7 +42,7 @@
 // whose names start with NAME (e.g. mandel, spmv, saxpy), comma-separated.
 // --quick: n = 2^16, 2^20, 2^24 and 3 rounds (with --sweep: 2^22 and 2^24, 2 rounds).
 // --out FILE: every timing as CSV (mode,workload,log2n,n,contender,policy,calls,reps,min_us,
-// median_us,max_us,bound_us), for benchmarks/real_work_plot.py.
+// median_us,max_us,bound_us), for benchmarks/plot.py device_real_work.
 // --self-test: checks the workloads' host-side logic on the CPU (no GPU needed).
 // --estimate: the run time of the default, quick and sweep runs on an H100 from the workloads'
 // sizes (work per index sampled on the CPU) and the rates stated there (no GPU needed).

@@ -468,7 +468,7 @@ public:
   {
     const std::vector<float> coefficients = table_coefficients(Degree);
     device_array<float> dc;
-    ptxw_bench::upload(dc, coefficients);
+    dc.upload(coefficients);
     for (int k : sizes())
     {
       const table_case<Entries, Degree> c{name, xs, y.get(), ref.get(), dc.get(), 1ull << k};

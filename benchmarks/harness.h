@@ -1,61 +1,29 @@
-// benchmarks/harness.h: what the benchmark programs share beyond check.h -- device memory that grows
-// (and copies to and from it), the two-phase calls (CUB's convention, and ptxw::device's) on storage
-// kept between calls, CUDA event timing, and contenders timed in turn.
+// benchmarks/harness.h: what the benchmark programs share beyond check.h -- device memory (ptxw's
+// device_array) and copies from it, the two-phase calls (CUB's convention, and ptxw::device's) on storage
+// kept between calls, CUDA event timing, contenders timed in turn, and CSV files.
 #pragma once
+
+#include <ptxw/host/device_array.h>
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdarg>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "check.h"
 
 namespace ptxw_bench {
 
-// An owning device array; grows on reserve(), never shrinks until release().
-template <class T>
-class device_array
-{
-  T* p_              = nullptr;
-  std::size_t count_ = 0;
-
-public:
-  device_array() = default;
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
-  ~device_array()
-  {
-    release();
-  }
-  void reserve(std::size_t count)
-  {
-    if (count > count_)
-    {
-      release();
-      PTXW_BENCH_CHECK(cudaMalloc(&p_, count * sizeof(T)));
-      count_ = count;
-    }
-  }
-  void release()
-  {
-    if (p_ != nullptr)
-    {
-      PTXW_BENCH_CHECK(cudaFree(p_));
-    }
-    p_     = nullptr;
-    count_ = 0;
-  }
-  T* get() const
-  {
-    return p_;
-  }
-  std::size_t capacity() const
-  {
-    return count_;
-  }
-};
+// Device memory: ptxw's own arrays (grow on reserve(), copies to and from them) and two-phase calls on
+// storage kept between calls, as a user keeps it.
+using ptxw::detail::device_array;
+using ptxw::detail::two_phase;
 
 // n elements of T at p on the device, to the host.
 template <class T>
@@ -64,26 +32,6 @@ std::vector<T> download(const T* p, std::size_t n)
   std::vector<T> h(n);
   PTXW_BENCH_CHECK(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
-}
-
-// The host's elements into d, grown to hold them.
-template <class T>
-void upload(device_array<T>& d, const std::vector<T>& h)
-{
-  d.reserve(h.size());
-  PTXW_BENCH_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
-
-// A two-phase call, call(storage, bytes): with a null storage it only sets bytes (host arithmetic),
-// then it runs on `temp`, grown to fit and kept, as a user keeps it between calls.
-template <class Call>
-void two_phase(device_array<unsigned char>& temp, Call call)
-{
-  std::size_t bytes = 0;
-  PTXW_BENCH_CHECK(call(static_cast<void*>(nullptr), bytes));
-  temp.reserve(bytes > 0 ? bytes : 1);
-  bytes = temp.capacity();
-  PTXW_BENCH_CHECK(call(static_cast<void*>(temp.get()), bytes));
 }
 
 // Microseconds between two events recorded on the default stream around what body() enqueues: from
@@ -138,5 +86,60 @@ std::array<T, sizeof...(Time)> best_in_turn(int passes, Time&&... time)
   }
   return best;
 }
+
+// A CSV file with its header line; nothing where the path is empty. A file that cannot be written ends
+// the program with exit status 2 (nothing measured yet).
+class csv_out
+{
+  std::FILE* f_ = nullptr;
+
+public:
+  csv_out(const std::string& path, const std::string& header)
+  {
+    if (!path.empty())
+    {
+      f_ = std::fopen(path.c_str(), "w");
+      if (f_ == nullptr)
+      {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::exit(2);
+      }
+      std::fprintf(f_, "%s\n", header.c_str());
+    }
+  }
+  csv_out(const csv_out&)            = delete;
+  csv_out& operator=(const csv_out&) = delete;
+  ~csv_out()
+  {
+    if (f_ != nullptr)
+    {
+      std::fclose(f_);
+    }
+  }
+  explicit operator bool() const
+  {
+    return f_ != nullptr;
+  }
+  // One row: printf's format (without the line's end) and its arguments.
+  __attribute__((format(printf, 2, 3))) void row(const char* format, ...)
+  {
+    if (f_ != nullptr)
+    {
+      std::va_list args;
+      va_start(args, format);
+      std::vfprintf(f_, format, args);
+      va_end(args);
+      std::fputc('\n', f_);
+    }
+  }
+  // What the rows so far wrote, to the file: a run cut short keeps them.
+  void flush()
+  {
+    if (f_ != nullptr)
+    {
+      std::fflush(f_);
+    }
+  }
+};
 
 } // namespace ptxw_bench

@@ -99,13 +99,13 @@ public:
   // One call on the storage sized in run(): the timed calls are single-phase.
   void ptxw_call(unsigned long long n, long long* out)
   {
-    std::size_t bytes = ptxw_temp_.capacity();
+    std::size_t bytes = ptxw_temp_.size();
     PTXW_BENCH_CHECK(ptxw::device::sum(ptxw_temp_.get(), bytes, static_cast<const int*>(in_.get()), out, n));
   }
 
   void cub_call(unsigned long long n, long long* out)
   {
-    std::size_t bytes = cub_temp_.capacity();
+    std::size_t bytes = cub_temp_.size();
     PTXW_BENCH_CHECK(cub::DeviceReduce::Sum(cub_temp_.get(), bytes, in_.get(), out, static_cast<int>(n)));
   }
 

@@ -5,22 +5,22 @@
 //   ptxw_bench_octree [--quick] [--reps N] [--only SHAPE[,SHAPE]] [--n N[,N]] [--t T[,T]]
 //                     [--sweep] [--csv FILE] [--timeline FILE]
 //
-// Inputs (benchmarks/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
+// Inputs (examples/octree/particles.h, seed 42): uniform, plummer (a = 0.01, r < 0.49), clusters
 // (the 2011 release's clusters of 100, its x bug fixed). N = 10^6, 10^7; T = 16, 64.
 // Contenders (the dynamic builder: one row per method of ptxw::tasks with C = 32K and 256 threads,
 // rows with C = 64K and 16K, with 512 threads (one block an SM), and the paper-faithful form, one
 // block a node, at N <= 10^6 only):
-//   B1a  level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
-//        the next level's node list built on the device, a host loop reading the node count;
-//   B1b  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
-//   B1+  B1a with nodes of at most S = 4096 particles finished by one block in shared memory
-//        (B1b+: the same in the graph), at 256 threads (two blocks an SM) and at 512 (one);
-//   B2   Morton keys + cub::DeviceRadixSort::SortPairs (30-bit keys where the reference's depth is
-//        <= 10, else 63-bit) + leaves read off the sorted keys + gather;
-//   B3   CUDA dynamic parallelism: a kernel per node (one block, or four grids in a stream above C)
-//        splits it and launches a kernel per child of more than T particles (B3+: nodes of at most
-//        S finished by one block in shared memory);
-//   copy a device-to-device copy of the N float4s: the bandwidth behind "bound".
+//   level loop   level-synchronous: all nodes of a level split by one grid (count, 8-way prefix, scatter),
+//                the next level's node list built on the device, a host loop reading the node count;
+//   level graph  the same kernels as the body of a CUDA graph conditional WHILE node (no host round trip);
+//   +finish      (level loop+finish, level graph+finish) nodes of at most S = 4096 particles finished by one
+//                block in shared memory, at 256 threads (two blocks an SM) and at 512 (one);
+//   sort-based   Morton keys + cub::DeviceRadixSort::SortPairs (30-bit keys where the reference's depth is
+//                <= 10, else 63-bit) + leaves read off the sorted keys + gather;
+//   cdp          CUDA dynamic parallelism: a kernel per node (one block, or four grids in a stream above C)
+//                splits it and launches a kernel per child of more than T particles (cdp+finish: nodes of at most
+//                S finished by one block in shared memory);
+//   copy         a device-to-device copy of the N float4s: the bandwidth behind "bound".
 // Timing: every contender run once untimed and checked (output poisoned before, compared with the
 // host reference: no lost or duplicated particle, the same leaf set), then --reps rounds (default 5)
 // timing each in turn (A B C A B C ...), one build each, cudaEvent; best and spread (max-min)/best.
@@ -29,8 +29,9 @@
 // Statistics of the dynamic rows, from pool_host::stats() after the last timed build: tasks run, steals
 // won, failed CAS; a child neither pushed nor kept fails the row's check.
 // --sweep: the dynamic builder of every method at 128, 256 and 512 threads x blocks 1, 2, 4 .. the
-// resident grid, at the first --n and --t (the paper's figures' shape), with B1a, B1+, B2, B3 and B3+
-// in the same rounds. --quick: N = 10^5, T = 16, 2 rounds. --csv FILE: every row as CSV (plot: octree/plot.py).
+// resident grid, at the first --n and --t (the paper's figures' shape), with the level loop, level loop+finish,
+// sort-based, cdp and cdp+finish builds in the same rounds. --quick: N = 10^5, T = 16, 2 rounds.
+// --csv FILE: every row as CSV (plot: benchmarks/plot.py octree).
 // --timeline FILE: per-SM timelines of the dynamic builder instead of the table (timelines() below).
 #include <cstdio>
 #include <cstdlib>
@@ -43,7 +44,7 @@
 #include <vector>
 
 #include "harness.h"
-#include "octree/cdp.h"
+#include "octree/cdp.h" // examples/octree
 #include "octree/dynamic.h"
 #include "octree/level_sync.h"
 #include "octree/reference.h"
@@ -53,7 +54,7 @@
 namespace
 {
 using namespace ptxw_bench;
-using namespace ptxw_bench::octree;
+using namespace octree;
 
 struct options
 {
@@ -65,89 +66,53 @@ struct options
   std::string csv, timeline; // timeline: --timeline FILE
 };
 
-std::vector<std::string> split_list(const char* s)
-{
-  std::vector<std::string> r;
-  std::string cur;
-  for (; *s; ++s)
-  {
-    if (*s == ',')
-    {
-      r.push_back(cur), cur.clear();
-    }
-    else
-    {
-      cur += *s;
-    }
-  }
-  r.push_back(cur);
-  return r;
-}
+const char* const usage =
+  "ptxw_bench_octree [--quick] [--reps N] [--only SHAPE,...] [--n N,...] [--t T,...] [--sweep] [--csv FILE]"
+  " [--timeline FILE]";
 
-options parse(int argc, char** argv)
+// One option at argv[i] (check.h's forms), moving i past its value; false: not an option of this program.
+bool option(int argc, char** argv, options& o, int& i)
 {
-  options o;
-  for (int i = 1; i < argc; ++i)
+  std::vector<std::string> list;
+  long long reps = 0;
+  if (flag_option(argv, i, "--quick", o.quick))
   {
-    const std::string a = argv[i];
-    const char* next    = i + 1 < argc ? argv[i + 1] : "";
-    if (a == "--quick")
+    o.reps = 2, o.sizes = {100000}, o.caps = {16};
+  }
+  else if (int_option(argc, argv, i, "--reps", 1, 1000, reps))
+  {
+    o.reps = static_cast<int>(reps);
+  }
+  else if (list_option(argc, argv, i, "--only", list))
+  {
+    o.shapes.clear();
+    for (const std::string& v : list)
     {
-      o.quick = true, o.reps = 2, o.sizes = {100000}, o.caps = {16};
-    }
-    else if (a == "--sweep")
-    {
-      o.sweep = true;
-    }
-    else if (a == "--reps")
-    {
-      o.reps = std::atoi(next), ++i;
-    }
-    else if (a == "--csv")
-    {
-      o.csv = next, ++i;
-    }
-    else if (a == "--timeline")
-    {
-      o.timeline = next, ++i;
-    }
-    else if (a == "--only")
-    {
-      o.shapes.clear();
-      for (const std::string& s : split_list(next))
-      {
-        o.shapes.push_back(s == "plummer" ? shape::plummer : s == "clusters" ? shape::clusters : shape::uniform);
-      }
-      ++i;
-    }
-    else if (a == "--n")
-    {
-      o.sizes.clear();
-      for (const std::string& s : split_list(next))
-      {
-        o.sizes.push_back(static_cast<std::size_t>(std::atof(s.c_str())));
-      }
-      ++i;
-    }
-    else if (a == "--t")
-    {
-      o.caps.clear();
-      for (const std::string& s : split_list(next))
-      {
-        o.caps.push_back(static_cast<std::uint32_t>(std::atoi(s.c_str())));
-      }
-      ++i;
-    }
-    else
-    {
-      std::fprintf(stderr,
-                   "usage: %s [--quick] [--reps N] [--only SHAPE,...] [--n N,...] [--t T,...] [--sweep] [--csv FILE]"
-                   " [--timeline FILE]\n",
-                   argv[0]);
-      std::exit(2);
+      o.shapes.push_back(v == "plummer" ? shape::plummer : v == "clusters" ? shape::clusters : shape::uniform);
     }
   }
-  return o;
+  else if (list_option(argc, argv, i, "--n", list))
+  {
+    o.sizes.clear();
+    for (const std::string& v : list)
+    {
+      o.sizes.push_back(static_cast<std::size_t>(std::atof(v.c_str())));
+    }
+  }
+  else if (list_option(argc, argv, i, "--t", list))
+  {
+    o.caps.clear();
+    for (const std::string& v : list)
+    {
+      o.caps.push_back(static_cast<std::uint32_t>(std::atoi(v.c_str())));
+    }
+  }
+  else
+  {
+    return flag_option(argv, i, "--sweep", o.sweep) || string_option(argc, argv, i, "--csv", o.csv)
+        || string_option(argc, argv, i, "--timeline", o.timeline);
+  }
+  return true;
 }
 
 struct stats_row
@@ -163,7 +128,7 @@ struct contender
   bool checked                     = true; // false: not a build (the copy)
   std::function<std::string()> after = [] { return std::string(); }; // a failure the leaf check cannot see
   int threads = 256, blocks = 0; // blocks 0: as the builder sizes its grids (resident)
-  int levels  = 1; // tree levels a split takes: the row's bound, and which B1+ it is held against
+  int levels  = 1; // tree levels a split takes: the row's bound, and which level loop+finish it is held against
   double best = 0, worst = 0;
   std::string check = "-";
 };
@@ -236,39 +201,13 @@ contender dynamic_contender(device_tree& tree, dynamic_builder<Method, Threads, 
   return c;
 }
 
-// B3 as a contender: a device-side launch that failed fails the row, with its error.
+// cdp as a contender: a device-side launch that failed fails the row, with its error.
 contender cdp_contender(device_tree& tree, cdp_build& b)
 {
   contender c{b.name(), [&tree, &b] { tree.build(b); }};
   c.after = [&b] { return b.failures(); };
   return c;
 }
-
-// A CSV file with its header line; no file where the path is empty.
-struct csv_file
-{
-  std::FILE* f = nullptr;
-  csv_file(const std::string& path, const char* header)
-  {
-    if (!path.empty())
-    {
-      f = std::fopen(path.c_str(), "w");
-      if (f == nullptr)
-      {
-        std::fprintf(stderr, "cannot write %s\n", path.c_str());
-        std::exit(2);
-      }
-      std::fprintf(f, "%s\n", header);
-    }
-  }
-  ~csv_file()
-  {
-    if (f != nullptr)
-    {
-      std::fclose(f);
-    }
-  }
-};
 
 bool failed = false;
 
@@ -282,7 +221,7 @@ reference_tree upload(device_tree& tree, const std::vector<float4>& particles, s
 }
 
 // Runs each contender once poisoned and checked, then the timed rounds, then prints the rows.
-void measure(const options& o, csv_file& csv, const char* mode, shape s, std::size_t n, std::uint32_t t,
+void measure(const options& o, csv_out& csv, const char* mode, shape s, std::size_t n, std::uint32_t t,
              device_tree& tree, const reference_tree& ref, std::vector<contender>& cs)
 {
   event_timer timer;
@@ -322,47 +261,41 @@ void measure(const options& o, csv_file& csv, const char* mode, shape s, std::si
     }
     return 0.0;
   };
-  // Per row: its bound and its B1+ (the same levels a split, the faster block size).
+  // Per row: its bound and its level loop+finish (the same levels a split, the faster block size).
   const double copy = best_of("copy");
-  double bound[3], b1p[3];
+  double bound[3], loop_f[3];
   for (int l = 0; l < 3; ++l)
   {
     bound[l]                = (ref.passes_above_cutoff[l] + 1) * copy;
-    const std::string width = l == 0 ? "B1+" : "B1+, " + std::to_string(l + 1) + " levels a split";
-    b1p[l]                  = best_of(width.c_str());
+    const std::string width = "level loop+finish" + (l == 0 ? "" : ", " + std::to_string(l + 1) + " levels a split");
+    loop_f[l]                  = best_of(width.c_str());
     if (const double wide = best_of((width + ", 512 threads").c_str()); wide > 0.0) // the sweep has none
     {
-      b1p[l] = std::min(b1p[l], wide);
+      loop_f[l] = std::min(loop_f[l], wide);
     }
   }
-  const double b1a = best_of("B1a"), b2 = best_of("B2");
+  const double loop = best_of("level loop"), sorted = best_of("sort-based");
   std::printf("\n%s N=%zu T=%u: %zu internal nodes, %zu leaves (%zu overfull), depth %d; passes above S: %.2f N "
               "(2 and 3 levels a split: %.2f N, %.2f N); copy %.3f ms (%.0f GB/s r+w); bound %.3f ms (%.3f, %.3f)\n",
               name(s), n, t, ref.internal, ref.set.leaves, ref.set.overfull, ref.set.depth, ref.passes_above_cutoff[0],
               ref.passes_above_cutoff[1], ref.passes_above_cutoff[2], copy, 32.0 * n / copy * 1e-6, bound[0], bound[1],
               bound[2]);
-  std::printf("  %-32s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xB1a", "xB1+",
-              "xB2", "tasks", "steals", "failCAS", "check");
+  std::printf("  %-32s %9s %7s %7s %7s %7s %7s %9s %8s %8s  %s\n", "method", "best ms", "spread", "xbound", "xloop", "xfinish",
+              "xsort", "tasks", "steals", "failCAS", "check");
   for (const contender& c : cs)
   {
     const stats_row st = c.stats();
-    const double cb = bound[c.levels - 1], cp = b1p[c.levels - 1];
+    const double cb = bound[c.levels - 1], cp = loop_f[c.levels - 1];
     std::printf("  %-32s %9.3f %6.1f%% %7.2f %7.2f %7.2f %7.2f %9lld %8lld %8lld  %s\n", c.name.c_str(), c.best,
-                100.0 * (c.worst - c.best) / c.best, c.best / cb, c.best / b1a, c.best / cp, c.best / b2, st.tasks,
+                100.0 * (c.worst - c.best) / c.best, c.best / cb, c.best / loop, c.best / cp, c.best / sorted, st.tasks,
                 st.steals, st.failed_cas, c.check.c_str());
-    if (csv.f != nullptr)
-    {
-      std::fprintf(csv.f, "%s,%s,%zu,%u,\"%s\",%d,%d,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s\n", mode, name(s), n,
-                   t, c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, cb, c.best / cb, c.best / b1a,
-                   c.best / cp, c.best / b2, st.tasks, st.steals, st.failed_cas,
-                   c.check.rfind("FAIL", 0) == 0 ? "FAIL" : c.check.c_str());
-    }
+    csv.row("%s,%s,%zu,%u,\"%s\",%d,%d,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%lld,%lld,%lld,%s", mode, name(s), n, t,
+            c.name.c_str(), c.threads, c.blocks, c.best, (c.worst - c.best) / c.best, cb, c.best / cb, c.best / loop,
+            c.best / cp, c.best / sorted, st.tasks, st.steals, st.failed_cas,
+            c.check.rfind("FAIL", 0) == 0 ? "FAIL" : c.check.c_str());
   }
   std::fflush(stdout);
-  if (csv.f != nullptr)
-  {
-    std::fflush(csv.f);
-  }
+  csv.flush();
 }
 
 
@@ -396,17 +329,17 @@ void dynamic_entries(std::vector<std::shared_ptr<void>>& keep, std::vector<dynam
 }
 
 // Every builder on every problem of the table: shapes x sizes x T.
-void table(const options& o, csv_file& csv)
+void table(const options& o, csv_out& csv)
 {
   device_tree tree;
-  level_sync<256, 8> b1a(false, false), b1b(false, true), b1p(true, false), b1bp(true, true);
-  level_sync<256, 8, 2> b1p2(true, false), b1bp2(true, true);
-  level_sync<256, 8, 3> b1p3(true, false), b1bp3(true, true);
-  level_sync<512, 8> b1pw(true, false); // B1+ with one block an SM: tiles of 4096, the finish at 512 threads
-  level_sync<512, 8, 2> b1p2w(true, false);
-  level_sync<512, 8, 3> b1p3w(true, false);
-  sort_build b2;
-  cdp_build b3(false), b3p(true);
+  level_sync<256, 8> loop(false, false), graph(false, true), loop_f(true, false), graph_f(true, true);
+  level_sync<256, 8, 2> loop_f2(true, false), graph_f2(true, true);
+  level_sync<256, 8, 3> loop_f3(true, false), graph_f3(true, true);
+  level_sync<512, 8> loop_fw(true, false); // one block an SM: tiles of 4096, the finish at 512 threads
+  level_sync<512, 8, 2> loop_f2w(true, false);
+  level_sync<512, 8, 3> loop_f3w(true, false);
+  sort_build sorted;
+  cdp_build cdp(false), cdp_f(true);
   std::vector<std::shared_ptr<void>> keep;
   std::vector<dynamic_entry> dynamic;
   std::apply([&](auto... m) { (dynamic_entries<decltype(m)>(keep, dynamic, tree), ...); }, methods{});
@@ -418,27 +351,27 @@ void table(const options& o, csv_file& csv)
       for (std::uint32_t t : o.caps)
       {
         const reference_tree ref = upload(tree, particles, t);
-        b2.key_bits       = ref.set.depth <= 10 ? 30 : 63;
+        sorted.key_bits       = ref.set.depth <= 10 ? 30 : 63;
         const buffers buf = tree.bufs();
         std::vector<contender> cs;
         auto add = [&](auto& builder, int levels = 1) {
           cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }});
           cs.back().levels = levels;
         };
-        add(b1a);
-        add(b1b);
-        add(b1p);
-        add(b1bp);
-        add(b1p2, 2);
-        add(b1bp2, 2);
-        add(b1p3, 3);
-        add(b1bp3, 3);
-        add(b1pw);
-        add(b1p2w, 2);
-        add(b1p3w, 3);
-        add(b2);
-        cs.push_back(cdp_contender(tree, b3));
-        cs.push_back(cdp_contender(tree, b3p));
+        add(loop);
+        add(graph);
+        add(loop_f);
+        add(graph_f);
+        add(loop_f2, 2);
+        add(graph_f2, 2);
+        add(loop_f3, 3);
+        add(graph_f3, 3);
+        add(loop_fw);
+        add(loop_f2w, 2);
+        add(loop_f3w, 3);
+        add(sorted);
+        cs.push_back(cdp_contender(tree, cdp));
+        cs.push_back(cdp_contender(tree, cdp_f));
         for (const dynamic_entry& d : dynamic)
         {
           if (!d.faithful || n <= 1000000) // the paper-faithful form's root alone is one block's pass over N
@@ -480,26 +413,26 @@ void sweep_points(std::vector<std::shared_ptr<void>>& keep, device_tree& tree, s
   }
 }
 
-void sweep(const options& o, csv_file& csv)
+void sweep(const options& o, csv_out& csv)
 {
   device_tree tree;
-  level_sync<256, 8> b1a(false, false), b1p(true, false);
-  sort_build b2;
-  cdp_build b3(false), b3p(true);
+  level_sync<256, 8> loop(false, false), loop_f(true, false);
+  sort_build sorted;
+  cdp_build cdp(false), cdp_f(true);
   const std::size_t n    = o.sizes.front();
   const std::uint32_t t  = o.caps.front();
   for (shape s : o.shapes)
   {
     const std::vector<float4> particles = make_particles(s, n);
     const reference_tree ref            = upload(tree, particles, t);
-    b2.key_bits = ref.set.depth <= 10 ? 30 : 63;
+    sorted.key_bits = ref.set.depth <= 10 ? 30 : 63;
     std::vector<contender> cs;
     auto add = [&](auto& builder) { cs.push_back({builder.name(), [&tree, &builder] { tree.build(builder); }}); };
-    add(b1a);
-    add(b1p);
-    add(b2);
-    cs.push_back(cdp_contender(tree, b3));
-    cs.push_back(cdp_contender(tree, b3p));
+    add(loop);
+    add(loop_f);
+    add(sorted);
+    cs.push_back(cdp_contender(tree, cdp));
+    cs.push_back(cdp_contender(tree, cdp_f));
     const buffers buf = tree.bufs();
     cs.push_back({"copy",
                   [buf, n] { PTXW_BENCH_CHECK(cudaMemcpyAsync(buf.b, buf.a, n * sizeof(float4), cudaMemcpyDeviceToDevice)); },
@@ -522,7 +455,7 @@ void sweep(const options& o, csv_file& csv)
 // build's first task). Checked against the reference like every build.
 void timelines(const options& o)
 {
-  csv_file csv(o.timeline, "shape,n,t,method,sm,kind,start_us,end_us");
+  csv_out csv(o.timeline, "shape,n,t,method,sm,kind,start_us,end_us");
   static const char* kinds[] = {"finish", "split", "count", "scatter", "range"};
   device_tree tree;
   timeline tl(1u << 20);
@@ -550,8 +483,8 @@ void timelines(const options& o)
       }
       for (const task_span& sp : spans)
       {
-        std::fprintf(csv.f, "%s,%zu,%u,\"%s\",%u,%s,%.3f,%.3f\n", name(s), n, t, b.name().c_str(), sp.sm,
-                     kinds[static_cast<int>(sp.kind)], (sp.start - t0) * 1e-3, (sp.end - t0) * 1e-3);
+        csv.row("%s,%zu,%u,\"%s\",%u,%s,%.3f,%.3f", name(s), n, t, b.name().c_str(), sp.sm,
+                kinds[static_cast<int>(sp.kind)], (sp.start - t0) * 1e-3, (sp.end - t0) * 1e-3);
       }
       std::printf("%s N=%zu T=%u %-32s %zu tasks in %.3f ms (first task to last)  %s\n", name(s), n, t,
                   b.name().c_str(), spans.size(), (t1 - t0) * 1e-6, v.matches(ref.set) ? "ok" : v.describe().c_str());
@@ -567,11 +500,16 @@ void timelines(const options& o)
 
 int main(int argc, char** argv)
 {
-  const options o = parse(argc, argv);
+  options o;
+  if (!parse_options(argc, argv, usage, o, [&](options& opt, int& i) { return option(argc, argv, opt, i); }))
+  {
+    return 2;
+  }
+  require_device();
   cudaDeviceProp prop{};
   PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; best of %d rounds\n", prop.name, prop.multiProcessorCount, o.reps);
-  csv_file csv(o.csv, "mode,shape,n,t,method,threads,blocks,best_ms,spread,bound_ms,x_bound,x_b1a,x_b1plus,x_b2,tasks,"
+  csv_out csv(o.csv, "mode,shape,n,t,method,threads,blocks,best_ms,spread,bound_ms,x_bound,x_loop,x_finish,x_sort,tasks,"
                       "steals,failed_cas,check");
   if (!o.timeline.empty())
   {

@@ -252,7 +252,7 @@ int main(int argc, char** argv)
   ptxw_bench::device_array<float> src, dst;
   src.reserve(n);
   dst.reserve(n);
-  ptxw_bench::upload(src, host);
+  src.upload(host);
   ptxw_bench::event_timer timer;
 
   // The rows, in the order they are timed and printed. "ptxw::pipeline async" and "cutlass

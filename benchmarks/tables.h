@@ -61,24 +61,8 @@ inline bool table_option(int argc, char** argv, int& i, table_options& o, long l
   {
     return true;
   }
-  const std::string a = argv[i];
-  if ((a == "--only" || a == "--out") && i + 1 < argc)
+  if (list_option(argc, argv, i, "--only", o.only) || string_option(argc, argv, i, "--out", o.out))
   {
-    const std::string v = argv[++i];
-    if (a == "--out")
-    {
-      o.out = v;
-      return true;
-    }
-    for (std::size_t p = 0; p <= v.size();)
-    {
-      const std::size_t q = std::min(v.find(',', p), v.size());
-      if (q > p)
-      {
-        o.only.push_back(v.substr(p, q - p));
-      }
-      p = q + 1;
-    }
     return true;
   }
   if (int_option(argc, argv, i, "--reps", 1, 100, o.reps))
@@ -192,42 +176,20 @@ inline std::string pow2(int k)
 
 class csv_file
 {
-  std::FILE* f_ = nullptr;
+  csv_out out_;
 
 public:
   // more: the program's own columns, each with its leading comma (",bound_us"), or "".
   csv_file(const std::string& path, const char* more)
-  {
-    if (!path.empty())
-    {
-      f_ = std::fopen(path.c_str(), "w");
-      if (f_ == nullptr)
-      {
-        std::fprintf(stderr, "cannot write %s\n", path.c_str());
-        std::exit(2);
-      }
-      std::fprintf(f_, "mode,workload,log2n,n,contender,policy,calls,reps,min_us,median_us,max_us%s\n", more);
-    }
-  }
-  csv_file(const csv_file&)            = delete;
-  csv_file& operator=(const csv_file&) = delete;
-  ~csv_file()
-  {
-    if (f_ != nullptr)
-    {
-      std::fclose(f_);
-    }
-  }
+      : out_(path, std::string("mode,workload,log2n,n,contender,policy,calls,reps,min_us,median_us,max_us") + more)
+  {}
   // more: the row's own columns, as in the header.
   void row(const char* mode, const std::string& workload, int log2n, const std::string& contender,
            const std::string& policy, int calls, std::size_t reps, const round_stats& s, const std::string& more = "")
   {
-    if (f_ != nullptr)
-    {
-      std::fprintf(f_, "%s,%s,%d,%llu,%s,%s,%d,%zu,%.3f,%.3f,%.3f%s\n", mode, workload.c_str(), log2n, 1ull << log2n,
-                   contender.c_str(), policy.c_str(), calls, reps, s.min, s.median, s.max, more.c_str());
-      std::fflush(f_);
-    }
+    out_.row("%s,%s,%d,%llu,%s,%s,%d,%zu,%.3f,%.3f,%.3f%s", mode, workload.c_str(), log2n, 1ull << log2n,
+             contender.c_str(), policy.c_str(), calls, reps, s.min, s.median, s.max, more.c_str());
+    out_.flush();
   }
 };
 

@@ -12,7 +12,7 @@
 // together), next to the block form on the same costs. Writes DIR/scheduling.md (the tables),
 // DIR/scheduling.json (every number) and DIR/timelines.txt (per-SM timelines of one untimed run
 // per strategy and workload: CTAs and blocks of the first SMs, the occupancy of all;
-// benchmarks/scheduling/plot.py draws them).
+// benchmarks/plot.py scheduling draws them).
 #include "../check.h"
 #include "strategies.cuh"
 #include "workloads.h"

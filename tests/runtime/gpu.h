@@ -1,6 +1,9 @@
 // Host side of the runtime tests: the fixture that skips without an sm_90 GPU, CUDA error checks,
-// device buffers, and the check of a kernel's ptxw_test::Report (device_check.h).
+// device buffers (ptxw's device_array, its errors returned), and the check of a kernel's
+// ptxw_test::Report (device_check.h).
 #pragma once
+
+#include <ptxw/host/device_array.h>
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -78,36 +81,25 @@ protected:
   std::size_t max_dynamic_smem_ = 0;
 };
 
-// Owns cudaMalloc'ed memory for `count` elements of T. Every operation returns the CUDA error, so
-// that callers wrap it in PTXW_CUDA_OK.
+// `count` elements of T in ptxw's device_array. Every operation returns the CUDA error, so that callers
+// wrap it in PTXW_CUDA_OK.
 template <class T>
 class DeviceBuffer
 {
 public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&)            = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer()
-  {
-    if (ptr_ != nullptr)
-    {
-      (void) cudaFree(ptr_);
-    }
-  }
-
   cudaError_t allocate(std::size_t count)
   {
     count_ = count;
-    return cudaMalloc(&ptr_, count * sizeof(T));
+    return array_.try_reserve(count);
   }
   // cudaMemset of every byte.
   cudaError_t fill_bytes(int value)
   {
-    return cudaMemset(ptr_, value, count_ * sizeof(T));
+    return cudaMemset(get(), value, count_ * sizeof(T));
   }
   cudaError_t upload(const std::vector<T>& host)
   {
-    return cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+    return cudaMemcpy(get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   }
   // allocate(host.size()), then upload(host).
   cudaError_t assign(const std::vector<T>& host)
@@ -124,12 +116,12 @@ public:
   cudaError_t download(std::vector<T>& host) const
   {
     host.resize(count_);
-    return cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost);
+    return cudaMemcpy(host.data(), get(), count_ * sizeof(T), cudaMemcpyDeviceToHost);
   }
 
   T* get() const
   {
-    return ptr_;
+    return array_.get();
   }
   std::size_t size() const
   {
@@ -137,8 +129,8 @@ public:
   }
 
 private:
-  T* ptr_            = nullptr;
-  std::size_t count_ = 0;
+  ::ptxw::detail::device_array<T> array_;
+  std::size_t count_ = 0; // what allocate() asked for; the array may hold more
 };
 
 // A zeroed ptxw_test::Report on the device.

@@ -30,7 +30,8 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | t
 
 if [ -n "$suites" ]; then
   for suite in ptxw_runtime_tests ptxw_runtime_tests_unchecked ptxw_device_tests ptxw_device_tests_unchecked ptxw_octree_tests; do
-    "$runtime/$suite" --gtest_output="xml:$out/$suite.xml" > "$out/$suite.log" 2>&1
+    dir=$runtime; [ "$suite" = ptxw_octree_tests ] && dir=$build/examples/octree
+    "$dir/$suite" --gtest_output="xml:$out/$suite.xml" > "$out/$suite.log" 2>&1
     echo "$suite: exit $?"
     grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]|^\[==========\] [0-9]+ tests' "$out/$suite.log"
   done

@@ -14,8 +14,8 @@ PTXW_NAMESPACE_BEGIN
 namespace detail {
 // A new graph whose one node is a conditional WHILE loop (CUDA 12.4+), its condition 1 by default
 // (the body runs at least once, then while a body's cudaGraphSetConditional(loop, 1)); returns the
-// body, which the caller fills. Shared by the task pools' rounds (below) and the octree benchmark's
-// level loop (B1b).
+// body, which the caller fills. Shared by the task pools' rounds (below) and the octree example's
+// level graph (examples/octree/level_sync.h).
 inline cudaGraph_t while_loop_graph(cudaGraph_t& graph, cudaGraphConditionalHandle& loop, const char* what)
 {
   cuda_check(cudaGraphCreate(&graph, 0), what);

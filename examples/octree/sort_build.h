@@ -1,4 +1,4 @@
-// benchmarks/octree/sort_build.h: baseline B2, the build an expert picks: Morton keys, one
+// examples/octree/sort_build.h: the sort-based baseline, the build an expert picks: Morton keys, one
 // cub::DeviceRadixSort::SortPairs (key, index), then the leaves read off the sorted keys all at once
 // (sorted_leaves.h) and the particles gathered into leaf order. Keys are 30 bits where depth <= 10
 // suffices (the caller knows its data, here from the reference's depth), else 63 bits; a 30-bit
@@ -15,12 +15,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "../harness.h"
+#include "device.h"
 #include "output.h"
 #include "sorted_leaves.h"
 #include "window_max.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 template <class Key>
@@ -131,14 +131,14 @@ public:
 
   const char* name() const
   {
-    return "B2";
+    return "sort-based";
   }
 
   void run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
   {
     if (t >= max_window)
     {
-      throw std::invalid_argument("octree B2: T = " + std::to_string(t) + ": the window of T + 1 keys is at most " +
+      throw std::invalid_argument("octree sort-based: T = " + std::to_string(t) + ": the window of T + 1 keys is at most " +
                                   std::to_string(max_window));
     }
     if (key_bits == 30 && build<std::uint32_t>(buf, out, n, t))
@@ -185,7 +185,7 @@ private:
       return cub::DeviceRadixSort::SortPairs(p, bytes, k, v, static_cast<int>(n), 0, bits);
     });
     const sorted_view<Key> view{0, 1, bits, 0};
-    PTXW_BENCH_CHECK(cudaMemsetAsync(deeper_.get(), 0, sizeof(int)));
+    PTXW_OCTREE_CHECK(cudaMemsetAsync(deeper_.get(), 0, sizeof(int)));
     sort_starts<Key, 256, 4096><<<(n + 4095) / 4096, 256>>>(k.Current(), n, t, view, depth_.get(), start_.get(),
                                                            deeper_.get());
     two_phase(temp_, [&](void* p, std::size_t& bytes) {
@@ -194,15 +194,15 @@ private:
     sort_emit<<<1024, 256>>>(k.Current(), v.Current(), depth_.get(), start_.get(), pos_.get(), n, view, buf.in, out,
                              buf.a);
     sort_counts<<<1024, 256>>>(out, n);
-    PTXW_BENCH_CHECK(cudaGetLastError());
+    PTXW_OCTREE_CHECK(cudaGetLastError());
     if (wide)
     {
       return true;
     }
     int deeper = 0;
-    PTXW_BENCH_CHECK(cudaMemcpy(&deeper, deeper_.get(), sizeof deeper, cudaMemcpyDeviceToHost));
+    PTXW_OCTREE_CHECK(cudaMemcpy(&deeper, deeper_.get(), sizeof deeper, cudaMemcpyDeviceToHost));
     return deeper == 0;
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Draws the output of ptxw_bench_device_for_each as SVGs: per cost distribution, each contender's
 time back to back over the bound of any schedule (1.0 = the bound), CUB and ptxw's default first,
 then the policy sweep (each measured right after a CUB run); and, given a second file name, CUB's
 time over ptxw's against n (the tables of other n: uniform waits and none, and uniform beyond one
 wave).
 
-    benchmarks/device_plot.py build/device-for-each.txt build/for_each.svg build/for_each_sizes.svg
+    benchmarks/plot.py device_for_each build/device-for-each.txt build/for_each.svg build/for_each_sizes.svg
 """
 import math
 import re
@@ -111,7 +110,7 @@ def sizes_svg(text, title):
 
 def main(argv):
     if len(argv) not in (3, 4):
-        sys.exit("usage: device_plot.py BENCH_OUTPUT OUT.svg [SIZES.svg]")
+        sys.exit("usage: benchmarks/plot.py device_for_each BENCH_OUTPUT OUT.svg [SIZES.svg]")
     text = Path(argv[1]).read_text()
     first = text.splitlines()[0] if text else ""
     device = first.split(",")[0]
@@ -120,6 +119,3 @@ def main(argv):
     if len(argv) == 4:
         Path(argv[3]).write_text(sizes_svg(text, f"for_each_canceled against CUB by n -- {device}"))
 
-
-if __name__ == "__main__":
-    main(sys.argv)

@@ -1,4 +1,4 @@
-// benchmarks/octree/tree.h: the device side of one problem -- the input, the two particle
+// examples/octree/tree.h: the device side of one problem -- the input, the two particle
 // buffers, the leaves -- and build(), the one entry every builder is called through: the problem is
 // already validated (particles.h), an empty set launches nothing, N <= T is the root leaf, and
 // only then does the builder run (so every builder may assume T < N < 2^31).
@@ -8,11 +8,11 @@
 #include <cstring>
 #include <vector>
 
-#include "../harness.h"
+#include "device.h"
 #include "output.h"
 #include "particles.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 // The tree of N <= T particles: the root is the only leaf (one block).
@@ -43,7 +43,7 @@ public:
     {
       return;
     }
-    ptxw_bench::upload(in_, *in.particles);
+    in_.upload(*in.particles);
     a_.reserve(n_);
     b_.reserve(n_);
     leaves_.reserve(n_);
@@ -69,7 +69,7 @@ public:
     if (n_ <= t_)
     {
       root_leaf<<<1, 256>>>(bufs(), out(), static_cast<std::uint32_t>(n_));
-      PTXW_BENCH_CHECK(cudaGetLastError());
+      PTXW_OCTREE_CHECK(cudaGetLastError());
       return true;
     }
     b.run(bufs(), out(), static_cast<std::uint32_t>(n_), t_);
@@ -82,9 +82,9 @@ public:
   {
     if (n_ != 0)
     {
-      PTXW_BENCH_CHECK(cudaMemset(a_.get(), 0xff, n_ * sizeof(float4)));
-      PTXW_BENCH_CHECK(cudaMemset(leaves_.get(), 0, n_ * sizeof(leaf)));
-      PTXW_BENCH_CHECK(cudaMemset(count_.get(), 0, sizeof(std::uint32_t)));
+      PTXW_OCTREE_CHECK(cudaMemset(a_.get(), 0xff, n_ * sizeof(float4)));
+      PTXW_OCTREE_CHECK(cudaMemset(leaves_.get(), 0, n_ * sizeof(leaf)));
+      PTXW_OCTREE_CHECK(cudaMemset(count_.get(), 0, sizeof(std::uint32_t)));
     }
   }
 
@@ -97,11 +97,11 @@ public:
     {
       return;
     }
-    PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-    const std::uint32_t count = download(count_.get(), 1)[0];
-    leaves    = download(leaves_.get(), count < n_ ? count : n_);
-    particles = download(a_.get(), n_);
+    PTXW_OCTREE_CHECK(cudaDeviceSynchronize());
+    const std::uint32_t count = count_.download(1)[0];
+    leaves    = leaves_.download(count < n_ ? count : n_);
+    particles = a_.download(n_);
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

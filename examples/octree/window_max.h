@@ -1,4 +1,4 @@
-// benchmarks/octree/window_max.h: the largest of every `width` consecutive small values in shared
+// examples/octree/window_max.h: the largest of every `width` consecutive small values in shared
 // memory, by a block, in about log2(width) + 1 steps (doubling spans, then one overlapping pair)
 // instead of `width` reads per value. The leaf rule of sorted_leaves.h needs it: a key's leaf depth
 // is the largest common prefix of the T + 1 windows that contain it.
@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 // c[i] = max(c[i], c[i + shift]) for i < len (beyond len: 0), read before any is written.
@@ -51,4 +51,4 @@ __device__ void window_max(std::uint8_t* c, int len, int width)
   }
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,4 +1,4 @@
-// benchmarks/octree/timeline.h: per-SM timelines of the dynamic builder -- one span per task (the
+// examples/octree/timeline.h: per-SM timelines of the dynamic builder -- one span per task (the
 // SM that ran it, what kind of task, its start and end on the global timer), recorded by the
 // block's thread 0 when the builder is given a timeline, nothing otherwise. Where the SMs wait
 // between spans is where the scheduling costs: the picture is plot.py's (--timeline).
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "../harness.h"
+#include "device.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 enum class span_kind : std::uint32_t
@@ -90,20 +90,20 @@ public:
   }
   timeline_view view()
   {
-    PTXW_BENCH_CHECK(cudaMemset(used_.get(), 0, sizeof(std::uint32_t)));
+    PTXW_OCTREE_CHECK(cudaMemset(used_.get(), 0, sizeof(std::uint32_t)));
     return {spans_.get(), used_.get(), capacity_};
   }
   // The spans of the last build (all of them, or a failure if the buffer was too small).
   std::vector<task_span> read() const
   {
-    const std::uint32_t used = download(used_.get(), 1)[0];
+    const std::uint32_t used = used_.download(1)[0];
     if (used > capacity_)
     {
       throw std::runtime_error("octree timeline: " + std::to_string(used) + " spans, room for " +
                                std::to_string(capacity_));
     }
-    return download(spans_.get(), used);
+    return spans_.download(used);
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,14 +1,15 @@
-// benchmarks/octree/level_sync.h: baselines B1 and B1+, the level-synchronous build a user writes
+// examples/octree/level_sync.h: the level loop and the level graph, with and without the shared-memory finish
+// (+finish): the level-synchronous build a user writes
 // without a task pool. Each level (Levels levels of the tree at once: 8^Levels buckets a node,
 // descend.h; the plain level-synchronous loop takes one): `count` (every tile of every node of the level, one grid;
 // an atomic per bucket and tile), `split` (a thread per node: the bucket prefix becomes the cursors;
-// descendants become leaves, next-level nodes with their tiles, or -- B1+ -- nodes of at most S
+// descendants become leaves, next-level nodes with their tiles, or -- level loop+finish -- nodes of at most S
 // for the shared-memory finish), `scatter` (the tiles again, placed through the cursors), `settle`
-// (leaves found in buffer b copied to the output), `finish` (B1+ only) and `advance` (one thread:
+// (leaves found in buffer b copied to the output), `finish` (level loop+finish only) and `advance` (one thread:
 // swaps the lists, next depth). Every count lives on the device and every kernel's grid is fixed
 // (resident blocks, grid-stride), so the same kernels run
-//   B1a: from a host loop that reads the next level's node count after each level, and
-//   B1b: as the body of a CUDA graph conditional WHILE node, which `advance` sets from the device
+//   level loop: from a host loop that reads the next level's node count after each level, and
+//   level graph: as the body of a CUDA graph conditional WHILE node, which `advance` sets from the device
 //        (cudaGraphSetConditional, CUDA 12.4+): no host round trip.
 #pragma once
 
@@ -21,12 +22,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "../harness.h"
+#include "device.h"
 #include "descend.h"
 #include "finish.h"
 #include "tile.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 struct level_state
@@ -43,7 +44,7 @@ struct level_args
   node* small;
   buffers buf;
   leaf_out out;
-  std::uint32_t t, s; // s = 0: no shared-memory finish (B1)
+  std::uint32_t t, s; // s = 0: no shared-memory finish (the level loop)
 };
 
 // Children of a level, counted per thread and appended with one atomic per block and list.
@@ -238,14 +239,15 @@ template <class Kernel>
 int resident_grid(Kernel k, int threads, std::size_t smem = 0)
 {
   int dev = 0, sms = 0, per_sm = 0;
-  PTXW_BENCH_CHECK(cudaGetDevice(&dev));
-  PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  PTXW_BENCH_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, smem));
+  PTXW_OCTREE_CHECK(cudaGetDevice(&dev));
+  PTXW_OCTREE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PTXW_OCTREE_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  PTXW_OCTREE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, smem));
   return sms * per_sm;
 }
 
-// B1 (finish = false) or B1+ (finish = true); graph: B1b's WHILE node instead of B1a's host loop;
+// The level loop (finish = false) or the level loop+finish (finish = true); graph: the level graph's WHILE
+// node instead of the host loop;
 // Levels: tree levels a split takes (1: the plain level-synchronous loop).
 template <int Threads, int Items, int Levels = 1>
 class level_sync
@@ -275,7 +277,7 @@ public:
               resident_grid(level_settle<Threads, Items, Levels>, Threads),
               resident_grid(level_finish<Threads, Items, Levels>, Threads, block_finish<Threads>::bytes)}
   {
-    PTXW_BENCH_CHECK(cudaMallocHost(&pinned_, sizeof(std::uint32_t)));
+    PTXW_OCTREE_CHECK(cudaMallocHost(&pinned_, sizeof(std::uint32_t)));
   }
   level_sync(const level_sync&) = delete;
   level_sync& operator=(const level_sync&) = delete;
@@ -290,7 +292,7 @@ public:
 
   std::string name() const
   {
-    return std::string(finish_ ? (graph_ ? "B1b+" : "B1+") : (graph_ ? "B1b" : "B1a")) +
+    return std::string(graph_ ? "level graph" : "level loop") + (finish_ ? "+finish" : "") +
            (Levels == 1 ? "" : ", " + std::to_string(Levels) + " levels a split") +
            (Threads == 256 ? "" : ", " + std::to_string(Threads) + " threads");
   }
@@ -329,12 +331,12 @@ public:
       {
         level(a, cudaGraphConditionalHandle{}, false, 0);
         ++levels; // advance made cur = levels & 1
-        PTXW_BENCH_CHECK(cudaMemcpyAsync(pinned_, &a.st->nodes[levels & 1], sizeof(std::uint32_t),
+        PTXW_OCTREE_CHECK(cudaMemcpyAsync(pinned_, &a.st->nodes[levels & 1], sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToHost));
-        PTXW_BENCH_CHECK(cudaStreamSynchronize(0));
+        PTXW_OCTREE_CHECK(cudaStreamSynchronize(0));
       } while (*pinned_ != 0);
     }
-    PTXW_BENCH_CHECK(cudaGetLastError());
+    PTXW_OCTREE_CHECK(cudaGetLastError());
   }
 
 private:
@@ -357,23 +359,23 @@ private:
     {
       if (exec_ != nullptr)
       {
-        PTXW_BENCH_CHECK(cudaGraphExecDestroy(exec_));
+        PTXW_OCTREE_CHECK(cudaGraphExecDestroy(exec_));
       }
       cudaGraph_t g;
       cudaGraphConditionalHandle h;
-      const cudaGraph_t body = ptxw::detail::while_loop_graph(g, h, "building B1b's level graph");
+      const cudaGraph_t body = ptxw::detail::while_loop_graph(g, h, "building the level graph");
       cudaStream_t s;
-      PTXW_BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      PTXW_BENCH_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
+      PTXW_OCTREE_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      PTXW_OCTREE_CHECK(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
       level(a, h, true, s);
-      PTXW_BENCH_CHECK(cudaStreamEndCapture(s, nullptr));
-      PTXW_BENCH_CHECK(cudaStreamDestroy(s));
-      PTXW_BENCH_CHECK(cudaGraphInstantiate(&exec_, g, 0));
-      PTXW_BENCH_CHECK(cudaGraphDestroy(g));
+      PTXW_OCTREE_CHECK(cudaStreamEndCapture(s, nullptr));
+      PTXW_OCTREE_CHECK(cudaStreamDestroy(s));
+      PTXW_OCTREE_CHECK(cudaGraphInstantiate(&exec_, g, 0));
+      PTXW_OCTREE_CHECK(cudaGraphDestroy(g));
       args_ = a;
     }
-    PTXW_BENCH_CHECK(cudaGraphLaunch(exec_, 0));
+    PTXW_OCTREE_CHECK(cudaGraphLaunch(exec_, 0));
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,4 +1,4 @@
-// benchmarks/octree/dynamic.h: the dynamic builder, written once against ptxw::tasks with the
+// examples/octree/dynamic.h: the dynamic builder, written once against ptxw::tasks with the
 // method as a template argument. A task is a node, or a chunk of one:
 //   count <= S (> T)    one block finishes the node's whole subtree in shared memory (finish.h):
 //                       no pushes;
@@ -11,10 +11,10 @@
 //                       the scatter chunks; each scatters tiles through the join's cursors; the
 //                       last to arrive forks the node's descendants.
 // A chunk task is not a fixed range: it claims the node's particles from the join, with every other
-// chunk task of the node and phase, until none are left (as B1+'s blocks stream a level's tiles),
-// so a phase ends within a claim of its work on every block, however many chunk tasks there are
-// for how many blocks (305 chunks of 32K on 132 blocks ran in three waves, the third a third
-// full). The count claims by warp (1024 particles: no block barrier between claims, which would
+// chunk task of the node and phase, until none are left (as the level loop+finish's blocks stream a
+// level's tiles), so a phase ends within a claim of its work on every block, however many chunk
+// tasks there are for how many blocks (305 chunks of 32K on 132 blocks ran in three waves, the
+// third a third full). The count claims by warp (1024 particles: no block barrier between claims, which would
 // drain the loads in flight); the scatter by block tile (a tile reserves its buckets' runs with one
 // atomic each).
 // A split takes `Levels` levels of the tree at once (8^Levels buckets, descend.h): one pass over
@@ -40,13 +40,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "../harness.h"
+#include "device.h"
 #include "descend.h"
 #include "finish.h"
 #include "tile.h"
 #include "timeline.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 enum class phase : std::uint32_t
@@ -477,7 +477,7 @@ public:
 
   int resident() const
   {
-    PTXW_BENCH_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    PTXW_OCTREE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(block_finish<Threads>::bytes)));
     return pool_.resident_grid(kernel, Threads, smem());
   }
@@ -494,16 +494,16 @@ public:
     joins_.reserve(max_joins);
     counters_.reserve(2);
     const std::uint32_t used = cfg.chunked(n) ? 1 : 0; // the root's join, if it is chunked
-    PTXW_BENCH_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
+    PTXW_OCTREE_CHECK(cudaMemsetAsync(joins_.get(), 0, max_joins * sizeof(join_state<Levels>)));
     if (used != 0) // the root's join, opened for its chunks
     {
       join_state<Levels> root{};
       root.counted = root.scattered = {0, dynamic_block<Threads, Levels>::chunks(n, cfg.chunk)};
-      PTXW_BENCH_CHECK(cudaMemcpyAsync(joins_.get(), &root, sizeof root, cudaMemcpyHostToDevice));
+      PTXW_OCTREE_CHECK(cudaMemcpyAsync(joins_.get(), &root, sizeof root, cudaMemcpyHostToDevice));
     }
-    PTXW_BENCH_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
-    PTXW_BENCH_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
-    PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
+    PTXW_OCTREE_CHECK(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(std::uint32_t)));
+    PTXW_OCTREE_CHECK(cudaMemcpyAsync(counters_.get(), &used, sizeof used, cudaMemcpyHostToDevice));
+    PTXW_OCTREE_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
     std::vector<task_node> seeds;
     const node root{1, 0, n};
     if (cfg.chunked(n))
@@ -548,8 +548,8 @@ public:
   // Children lost for want of room (must be 0; the leaf check would find their particles lost).
   std::uint32_t dropped() const
   {
-    return counters_.capacity() == 0 ? 0 : download(counters_.get() + 1, 1)[0]; // 0: never ran (N <= T)
+    return counters_.size() == 0 ? 0 : counters_.download(1, 1)[0]; // 0: never ran (N <= T)
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Draws the CSV of ptxw_bench_device_real_work (--out FILE) as SVG.
 
-    benchmarks/real_work_plot.py tables.csv real_work.svg              # the default run's tables
-    benchmarks/real_work_plot.py sweep.csv real_work_sweep.svg         # a --sweep run
-    benchmarks/real_work_plot.py both.csv real_work.svg sweep.svg      # a file with both (e.g. concatenated)
+    benchmarks/plot.py device_real_work tables.csv real_work.svg              # the default run's tables
+    benchmarks/plot.py device_real_work sweep.csv real_work_sweep.svg         # a --sweep run
+    benchmarks/plot.py device_real_work both.csv real_work.svg sweep.svg      # a file with both (e.g. concatenated)
 
 Tables ("one" and "b2b" rows): one panel per workload, CUB's time over ptxw's default against n
 (log2), from the best of the rounds: CUB Bulk, CUB ForEachN and thrust for one call, and CUB Bulk
@@ -40,20 +39,12 @@ def read(path):
     return rows
 
 
-def in_order(names):
-    seen = []
-    for n in names:
-        if n not in seen:
-            seen.append(n)
-    return seen
-
-
 def tables(rows, out):
     best = {}  # (mode, workload, log2n, contender) -> min us
     for r in rows:
         if r["mode"] in ("one", "b2b"):
             best[(r["mode"], r["workload"], r["log2n"], r["contender"])] = r["min_us"]
-    workloads = in_order(r["workload"] for r in rows if r["mode"] in ("one", "b2b"))
+    workloads = list(dict.fromkeys(r["workload"] for r in rows if r["mode"] in ("one", "b2b")))
     if not workloads:
         return False
     cols = 3
@@ -107,8 +98,8 @@ def sweep(rows, out):
             ptxw[r["policy"]][cell] = r["min_us"]
     if not cub or not ptxw:
         return False
-    cells = in_order((r["workload"], r["log2n"]) for r in rows if r["mode"] == "sweep")
-    policies = in_order(r["policy"] for r in rows if r["mode"] == "sweep" and r["contender"] == "ptxw")
+    cells = list(dict.fromkeys((r["workload"], r["log2n"]) for r in rows if r["mode"] == "sweep"))
+    policies = list(dict.fromkeys(r["policy"] for r in rows if r["mode"] == "sweep" and r["contender"] == "ptxw"))
     grid, gm, worst = [], [], []
     for p in policies:
         line = [cub[c] / ptxw[p][c] if c in ptxw[p] and c in cub else float("nan") for c in cells]
@@ -144,6 +135,3 @@ def main(argv):
     if not drew:
         sys.exit("real_work_plot: neither table nor sweep rows in the input")
 
-
-if __name__ == "__main__":
-    main(sys.argv)

@@ -1,4 +1,4 @@
-// benchmarks/octree/finish.h: one block finishes a node of at most S = 4096 particles in shared
+// examples/octree/finish.h: one block finishes a node of at most S = 4096 particles in shared
 // memory: its whole subtree in one task, with no further pushes or levels. The node is read once
 // into shared memory; the block sorts its keys below the node's prefix (cub::BlockRadixSort),
 // reads the leaves off the sorted keys (sorted_leaves.h, windows by window_max.h), writes the
@@ -19,7 +19,7 @@
 #include "sorted_leaves.h"
 #include "window_max.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 inline constexpr std::uint32_t finish_size = 4096; // S: 4096 float4 = 64 KiB
@@ -111,7 +111,7 @@ struct block_finish
   }
 
   // The node (T < count <= S, T < max_window) from buf.at(depth) into the output. Inlined: as a
-  // call, ptxas left it fewer registers in the task loop than in B1+'s kernel, and it spilled.
+  // call, ptxas left it fewer registers in the task loop than in the level loop+finish's kernel, and it spilled.
   __device__ __forceinline__ static void run(storage& s, const node& nd, const buffers& buf, const leaf_out& out,
                                              std::uint32_t t)
   {
@@ -207,4 +207,4 @@ struct block_finish
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,8 +1,8 @@
-// Octree builders of benchmarks/octree on small inputs, against the host reference:
+// The octree builders (examples/octree) on small inputs, against the host reference:
 // every builder's leaf set must equal the reference's (no particle lost or duplicated, every
 // particle in the right leaf, the same number of leaves and of overfull leaves), the dynamic
 // builder's also under the task pools' injected faults. The host-side
-// tests (reference, bad input, the sorted-key leaf rule that B2 and the shared-memory finish use)
+// tests (reference, bad input, the sorted-key leaf rule that the sort-based build and the shared-memory finish use)
 // run without a GPU; the builders' tests skip without one.
 #include <gtest/gtest.h>
 
@@ -14,18 +14,18 @@
 #include <type_traits>
 #include <vector>
 
-#include "../../benchmarks/octree/cdp.h"
-#include "../../benchmarks/octree/dynamic.h"
+#include "../../examples/octree/cdp.h"
+#include "../../examples/octree/dynamic.h"
 #include "task_faults.h"
-#include "../../benchmarks/octree/level_sync.h"
-#include "../../benchmarks/octree/reference.h"
-#include "../../benchmarks/octree/sort_build.h"
-#include "../../benchmarks/octree/tree.h"
+#include "../../examples/octree/level_sync.h"
+#include "../../examples/octree/reference.h"
+#include "../../examples/octree/sort_build.h"
+#include "../../examples/octree/tree.h"
 #include "gpu.h"
 
 namespace
 {
-using namespace ptxw_bench::octree;
+using namespace octree;
 
 std::vector<float4> points(const std::vector<std::array<double, 3>>& xyz)
 {
@@ -47,7 +47,7 @@ std::vector<float4> with_coincident(std::vector<float4> p, std::size_t extra)
   return p;
 }
 
-// The leaf set from sorted keys by the rule of sorted_leaves.h, on the host (what B2 computes).
+// The leaf set from sorted keys by the rule of sorted_leaves.h, on the host (what the sort-based build computes).
 std::vector<leaf> leaves_by_windows(std::vector<float4>& sorted, std::uint32_t t)
 {
   std::sort(sorted.begin(), sorted.end(), [](float4 a, float4 b) { return key63(a) < key63(b); });
@@ -196,7 +196,7 @@ TEST(OctreeInput, AnEmptySetIsAnEmptyTreeWithNoLaunch)
   EXPECT_TRUE(leaves.empty());
 }
 
-// The rule B2 and the shared-memory finish read leaves by, on the host, on every shape.
+// The rule the sort-based build and the shared-memory finish read leaves by, on the host, on every shape.
 TEST(OctreeSortedKeys, WindowRuleGivesTheReferenceLeafSet)
 {
   for (shape s : {shape::uniform, shape::plummer, shape::clusters})
@@ -252,21 +252,21 @@ public:
 TEST_P(OctreeBuild, LevelSyncHostLoop)
 {
   level_sync<256, 8> b(false, false);
-  expect_reference(b, "B1a");
+  expect_reference(b, "level loop");
 }
 
 TEST_P(OctreeBuild, LevelSyncGraphWhile)
 {
   level_sync<256, 8> b(false, true);
-  expect_reference(b, "B1b");
+  expect_reference(b, "level graph");
 }
 
 TEST_P(OctreeBuild, LevelSyncSharedFinish)
 {
   level_sync<256, 8> b(true, false);
-  expect_reference(b, "B1+");
+  expect_reference(b, "level loop+finish");
   level_sync<256, 8> g(true, true);
-  expect_reference(g, "B1b+");
+  expect_reference(g, "level graph+finish");
 }
 
 // Two levels a split (64 buckets, descend.h): leaves, finishes and the depth cap met between the
@@ -274,35 +274,35 @@ TEST_P(OctreeBuild, LevelSyncSharedFinish)
 TEST_P(OctreeBuild, LevelSyncTwoLevelsASplit)
 {
   level_sync<256, 8, 2> b(false, false);
-  expect_reference(b, "B1a, 2 levels a split");
+  expect_reference(b, "level loop, 2 levels a split");
   level_sync<256, 8, 2> f(true, false);
-  expect_reference(f, "B1+, 2 levels a split");
+  expect_reference(f, "level loop+finish, 2 levels a split");
   level_sync<256, 8, 2> g(true, true);
-  expect_reference(g, "B1b+, 2 levels a split");
+  expect_reference(g, "level graph+finish, 2 levels a split");
   level_sync<256, 8, 3> three(true, false); // 512 buckets: more than a block's threads
-  expect_reference(three, "B1+, 3 levels a split");
+  expect_reference(three, "level loop+finish, 3 levels a split");
 }
 
 TEST_P(OctreeBuild, SortBased)
 {
   sort_build b;
   b.key_bits = 63;
-  expect_reference(b, "B2 63-bit");
+  expect_reference(b, "sort-based 63-bit");
   b.key_bits = 30; // falls back to 63 bits where 30 do not decide
-  expect_reference(b, "B2 30-bit first");
+  expect_reference(b, "sort-based 30-bit first");
 }
 
-// B3, CUDA dynamic parallelism: every device-side launch succeeded, and the leaves are right; with
+// The cdp builds, CUDA dynamic parallelism: every device-side launch succeeded, and the leaves are right; with
 // C = 1024 as well, so that these inputs have nodes split by four grids.
 TEST_P(OctreeBuild, DynamicParallelism)
 {
   for (std::uint32_t chunk : {default_chunk, 1024u})
   {
     cdp_build b(false, chunk), f(true, chunk);
-    expect_reference(b, "B3");
-    EXPECT_EQ(b.failures(), "") << "B3, C = " << chunk;
-    expect_reference(f, "B3+");
-    EXPECT_EQ(f.failures(), "") << "B3+, C = " << chunk;
+    expect_reference(b, "cdp");
+    EXPECT_EQ(b.failures(), "") << "cdp, C = " << chunk;
+    expect_reference(f, "cdp+finish");
+    EXPECT_EQ(f.failures(), "") << "cdp+finish, C = " << chunk;
   }
 }
 

@@ -1,4 +1,4 @@
-// benchmarks/octree/descend.h: the nodes a split of `Levels` levels hands on. Once a node at depth
+// examples/octree/descend.h: the nodes a split of `Levels` levels hands on. Once a node at depth
 // d is partitioned by its 8^Levels buckets (its descendants at depth d + Levels, in key order),
 // every descendant at depth d + 1 .. d + Levels is a contiguous range, its count a sum of bucket
 // counts. The walk goes down from the node's children and stops at the first node that is a leaf
@@ -12,7 +12,7 @@
 #include "morton.h"
 #include "tile.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 template <int Levels>
@@ -57,4 +57,4 @@ struct descend
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

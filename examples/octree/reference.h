@@ -1,4 +1,4 @@
-// benchmarks/octree/reference.h: the host reference (63-bit Morton keys, sorted, split top-down
+// examples/octree/reference.h: the host reference (63-bit Morton keys, sorted, split top-down
 // with binary searches: independent of every device builder's method) and the canonical form of a
 // leaf set that every builder's output is turned into and compared with.
 //
@@ -16,7 +16,7 @@
 #include "morton.h"
 #include "particles.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 struct leaf_set
@@ -27,7 +27,7 @@ struct leaf_set
   int depth            = 0; // deepest leaf
 };
 
-// The reference: leaves and, for the benchmark's bound and B2's key width, the internal nodes.
+// The reference: leaves and, for the benchmark's bound and the sort-based build's key width, the internal nodes.
 struct reference_tree
 {
   leaf_set set;
@@ -155,4 +155,4 @@ inline verdict compare(const leaf_set& ref, const std::vector<leaf>& leaves, con
   return v;
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,4 +1,4 @@
-// benchmarks/octree/sorted_leaves.h: the leaves of an octree read off Morton keys in sorted order,
+// examples/octree/sorted_leaves.h: the leaves of an octree read off Morton keys in sorted order,
 // all at once (Karras 2012 / Cornerstone style), for the sort-based baseline over the whole set and
 // for the shared-memory finish of one node.
 //
@@ -15,7 +15,7 @@
 
 #include "morton.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 // T + 1 at most: the builders that read leaves off sorted keys keep a tile's windows in shared memory.
@@ -76,4 +76,4 @@ struct sorted_view
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

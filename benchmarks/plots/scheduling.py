@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Per-SM timelines of a scheduling benchmark run, as PNG pictures (no plotting library needed).
 
-    benchmarks/scheduling/plot.py RUN_DIR OUT_DIR
+    benchmarks/plot.py scheduling RUN_DIR OUT_DIR
 
 RUN_DIR holds what ptxw_bench_scheduling --out wrote (timelines.txt or timelines.txt.gz,
 scheduling.json). For each workload and strategy OUT_DIR gets one picture, all strategies of a
@@ -179,6 +178,3 @@ def main(argv):
     print(f"{len(runs)} timelines in {out_dir}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

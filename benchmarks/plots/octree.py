@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Draws the CSV of ptxw_bench_octree (--csv FILE) as SVG, with no plotting library.
 
-    benchmarks/octree/plot.py table.csv table.svg     # the table: every builder's time per problem
-    benchmarks/octree/plot.py sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
-    benchmarks/octree/plot.py timeline.csv t.svg      # a --timeline run (.csv or .csv.gz): what each SM ran
+    benchmarks/plot.py octree table.csv table.svg     # the table: every builder's time per problem
+    benchmarks/plot.py octree sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
+    benchmarks/plot.py octree timeline.csv t.svg      # a --timeline run (.csv or .csv.gz): what each SM ran
 
 Table: one panel per problem (shape, N, T), a bar per baseline and one per method (its best row:
 any C, threads and levels a split; every row is in the CSV), best-of time in ms on a log scale,
@@ -19,6 +18,9 @@ COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2",
            "#c7c7c7", "#dbdb8d", "#9edae5", "#393b79"]
 
+# The rows of the builders other than the dynamic one (their names: examples/octree).
+BASELINES = ("level loop", "level graph", "sort-based", "cdp")
+
 
 def read(path):
     with open(path, newline="") as f:
@@ -31,14 +33,6 @@ def read(path):
         r["blocks"] = int(r["blocks"])
         r["threads"] = int(r["threads"])
     return rows
-
-
-def in_order(items):
-    seen = []
-    for i in items:
-        if i not in seen:
-            seen.append(i)
-    return seen
 
 
 class Svg:
@@ -95,9 +89,9 @@ def table(rows, out):
     # paper-faithful form, one block a node, stays in the CSV); dashed: each levels' bound.
     rows = [r for r in rows if r["mode"] == "table" and r["method"] != "copy" and "one block a node" not in r["method"]]
     for r in rows:
-        r["bar"] = r["method"] if r["method"].startswith("B") else r["method"].split(",")[0] + " (best)"
-    problems = in_order((r["shape"], r["n"], r["t"]) for r in rows)
-    bars = in_order(r["bar"] for r in rows)
+        r["bar"] = r["method"] if r["method"].startswith(BASELINES) else r["method"].split(",")[0] + " (best)"
+    problems = list(dict.fromkeys((r["shape"], r["n"], r["t"]) for r in rows))
+    bars = list(dict.fromkeys(r["bar"] for r in rows))
     cols = 4
     pw, ph = 300, 260
     nrows = math.ceil(len(problems) / cols)
@@ -138,8 +132,8 @@ def table(rows, out):
 
 def sweep(rows, out):
     rows = [r for r in rows if r["mode"] == "sweep" and r["method"] != "copy"]
-    shapes = in_order(r["shape"] for r in rows)
-    methods = in_order(r["method"].rsplit(" ", 1)[0] for r in rows if r["blocks"] > 0)
+    shapes = list(dict.fromkeys(r["shape"] for r in rows))
+    methods = list(dict.fromkeys(r["method"].rsplit(" ", 1)[0] for r in rows if r["blocks"] > 0))
     pw, ph = 330, 280
     svg = Svg(len(methods) * pw + 20, len(shapes) * ph + 40)
     for k, shape in enumerate(shapes):
@@ -190,7 +184,7 @@ def timelines(path, out):
         sys.exit(f"octree plot: no spans in {path}")
     for r in spans:
         r["sm"], r["start_us"], r["end_us"] = int(r["sm"]), float(r["start_us"]), float(r["end_us"])
-    panels = in_order((r["shape"], r["n"], r["t"], r["method"]) for r in spans)
+    panels = list(dict.fromkeys((r["shape"], r["n"], r["t"], r["method"]) for r in spans))
     pw, lane, top_pad = 1100, 2, 34
     sms = max(r["sm"] for r in spans) + 1
     ph = sms * lane + top_pad + 30
@@ -239,18 +233,15 @@ def timelines(path, out):
     svg.save(out)
 
 
-def main():
-    if len(sys.argv) != 3:
+def main(argv):
+    if len(argv) != 3:
         sys.exit(__doc__)
-    with (gzip.open(sys.argv[1], "rt") if sys.argv[1].endswith(".gz") else open(sys.argv[1])) as f:
+    with (gzip.open(argv[1], "rt") if argv[1].endswith(".gz") else open(argv[1])) as f:
         if "kind" in f.readline().split(","):
-            return timelines(sys.argv[1], sys.argv[2])
-    rows = read(sys.argv[1])
+            return timelines(argv[1], argv[2])
+    rows = read(argv[1])
     if any(r["mode"] == "sweep" for r in rows):
-        sweep(rows, sys.argv[2])
+        sweep(rows, argv[2])
     else:
-        table(rows, sys.argv[2])
+        table(rows, argv[2])
 
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
-// benchmarks/octree/output.h: where every device builder reads and writes. Particles ping-pong
+// examples/octree/output.h: where every device builder reads and writes. Particles ping-pong
 // between two buffers, one move a split: a split takes `levels` levels of the tree at once, so a
 // node at depth d was last moved by the split of pass ceil(d / levels) and lives in at(d): the
 // input at pass 0, then a, b, a, ... (a node needs no flag saying where it is, and every
@@ -14,7 +14,7 @@
 
 #include "morton.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 struct buffers
@@ -23,7 +23,7 @@ struct buffers
   float4* a; // the output
   float4* b;
   std::int64_t levels = 1; // tree levels a split takes (the builder's); 64-bit: no padding in the
-                           // kernel arguments that B1b compares byte for byte
+                           // kernel arguments that the level graph compares byte for byte
 
   __device__ const float4* at(int depth) const
   {
@@ -59,4 +59,4 @@ __device__ inline void settle_leaf(const buffers& buf, int depth, std::uint32_t 
   }
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree

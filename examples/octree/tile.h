@@ -1,4 +1,4 @@
-// benchmarks/octree/tile.h: one block splitting a tile of a node's particles 8^Levels ways (the
+// examples/octree/tile.h: one block splitting a tile of a node's particles 8^Levels ways (the
 // node's descendants Levels levels down) -- the step every partition-based builder repeats
 // (level-synchronous tiles, the dynamic builder's chunks and one-block nodes). A tile is at most
 // Threads x Items particles, loaded striped (coalesced). Within a warp, particles of one bucket
@@ -12,7 +12,7 @@
 
 #include "morton.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 // Buckets of a split of `levels` levels.
@@ -167,4 +167,4 @@ struct tile_split
   }
 };
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,4 +1,4 @@
-// benchmarks/octree/particles.h: the three inputs of the octree benchmark (deterministic for a seed) and the
+// examples/octree/particles.h: the three inputs of the octree benchmark (deterministic for a seed) and the
 // checks every build runs on the host before anything is launched.
 //   uniform   in the unit cube;
 //   plummer   a = 0.01, truncated at r < 0.49, centred at (0.5, 0.5, 0.5);
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 enum class shape
@@ -121,4 +121,4 @@ inline input validate(const std::vector<float4>& p, std::uint32_t leaf_capacity)
   return input(p, leaf_capacity);
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,5 +1,5 @@
-// benchmarks/octree/cdp.cu: B3's kernels (cdp.h). A node of n > T particles is split by
-//   n <= S (B3+ only)  cdp_finish: one block finishes its whole subtree in shared memory (finish.h);
+// examples/octree/cdp.cu: cdp's kernels (cdp.h). A node of n > T particles is split by
+//   n <= S (cdp+finish only)  cdp_finish: one block finishes its whole subtree in shared memory (finish.h);
 //   n <= C             cdp_node: one block counts, takes the prefix and scatters (the dynamic
 //                      builder's one-block split, dynamic.h), then launches its children;
 //   n >  C             four grids in order in a stream of their own: cdp_count (a block a chunk
@@ -23,9 +23,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "device.h"
 #include "finish.h"
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 struct cdp_job
@@ -53,7 +54,7 @@ struct cdp_args
   cdp_job* jobs; // jobs[0]: the root's; jobs[1 + i]: taken by *jobs_used
   std::uint32_t* jobs_used;
   cdp_errors* errors;
-  std::uint32_t t, finish, chunk; // finish: S, or 0 (B3)
+  std::uint32_t t, finish, chunk; // finish: S, or 0 (cdp)
 };
 
 __host__ __device__ void launch(const node& nd, const cdp_args& a);
@@ -176,14 +177,24 @@ __host__ __device__ void launch(const node& nd, const cdp_args& a)
 
 } // namespace
 
+struct cdp_build::arrays
+{
+  device_array<cdp_job> jobs;
+  device_array<std::uint32_t> jobs_used;
+  device_array<cdp_errors> errors;
+};
+
 cdp_build::cdp_build(bool finish, std::uint32_t chunk)
     : finish_(finish)
     , chunk_(chunk)
+    , arrays_(std::make_unique<arrays>())
 {
   // The finish's shared memory, for launches from the device too.
-  PTXW_BENCH_CHECK(
+  PTXW_OCTREE_CHECK(
     cudaFuncSetAttribute(cdp_finish, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(finish::bytes)));
 }
+
+cdp_build::~cdp_build() = default;
 
 void cdp_build::run(const buffers& buf, const leaf_out& out, std::uint32_t n, std::uint32_t t)
 {
@@ -195,34 +206,35 @@ void cdp_build::run(const buffers& buf, const leaf_out& out, std::uint32_t n, st
   const std::size_t big     = n / chunk_ + 1; // big nodes of one depth, at most
   const std::size_t pending = n / (t + 1) + 3 * big;
   std::size_t limit         = 0;
-  PTXW_BENCH_CHECK(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
+  PTXW_OCTREE_CHECK(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
   if (limit < pending)
   {
-    PTXW_BENCH_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, pending));
+    PTXW_OCTREE_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, pending));
   }
   const std::size_t jobs = 1 + max_depth * big;
-  jobs_.reserve(jobs);
-  jobs_used_.reserve(1);
-  errors_.reserve(1);
-  PTXW_BENCH_CHECK(cudaMemsetAsync(jobs_.get(), 0, jobs * sizeof(cdp_job)));
-  PTXW_BENCH_CHECK(cudaMemsetAsync(jobs_used_.get(), 0, sizeof(std::uint32_t)));
-  PTXW_BENCH_CHECK(cudaMemsetAsync(errors_.get(), 0, sizeof(cdp_errors)));
-  PTXW_BENCH_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
-  launch(node{1, 0, n}, cdp_args{buf, out, jobs_.get(), jobs_used_.get(), errors_.get(), t, finish_ ? finish_size : 0,
+  arrays& a = *arrays_;
+  a.jobs.reserve(jobs);
+  a.jobs_used.reserve(1);
+  a.errors.reserve(1);
+  PTXW_OCTREE_CHECK(cudaMemsetAsync(a.jobs.get(), 0, jobs * sizeof(cdp_job)));
+  PTXW_OCTREE_CHECK(cudaMemsetAsync(a.jobs_used.get(), 0, sizeof(std::uint32_t)));
+  PTXW_OCTREE_CHECK(cudaMemsetAsync(a.errors.get(), 0, sizeof(cdp_errors)));
+  PTXW_OCTREE_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
+  launch(node{1, 0, n}, cdp_args{buf, out, a.jobs.get(), a.jobs_used.get(), a.errors.get(), t, finish_ ? finish_size : 0,
                                  chunk_});
-  PTXW_BENCH_CHECK(cudaGetLastError());
+  PTXW_OCTREE_CHECK(cudaGetLastError());
 }
 
 std::string cdp_build::failures() const
 {
-  if (errors_.capacity() == 0)
+  if (arrays_->errors.size() == 0)
   {
     return {}; // never ran (N <= T)
   }
-  const cdp_errors e = download(errors_.get(), 1)[0];
+  const cdp_errors e = arrays_->errors.download(1)[0];
   return e.count == 0 ? std::string()
                       : std::to_string(e.count) + " device launches failed, the first with " +
                           cudaGetErrorName(static_cast<cudaError_t>(e.first));
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree

@@ -1,4 +1,4 @@
-// benchmarks/octree/morton.h: where a particle lies in the octree, shared by the host reference and
+// examples/octree/morton.h: where a particle lies in the octree, shared by the host reference and
 // every builder so that all of them split at exactly the same places. A coordinate is quantised to
 // 21 bits (x * 2^21 truncated: exact, the same on host and device); a node at depth d splits on bit
 // 20 - d of each coordinate; the 63-bit Morton key interleaves the three (x highest). A node is
@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-namespace ptxw_bench::octree
+namespace octree
 {
 
 inline constexpr int max_depth = 21; // 63-bit keys: a node at depth 21 is one cell and cannot split
@@ -113,4 +113,4 @@ __host__ __device__ inline std::uint32_t id_of(float4 p)
 #endif
 }
 
-} // namespace ptxw_bench::octree
+} // namespace octree
