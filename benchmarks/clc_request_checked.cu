@@ -2,12 +2,12 @@
 #define PTXW_CHECKED 1
 #include "clc_request_kernels.cuh"
 
-float time_counter_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+double time_counter_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
   return time_steal_all<ptxw::clc::counter_t>(blocks, threads, reps, sum);
 }
 
-float time_emulated_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+double time_emulated_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
   return time_steal_all<ptxw::clc::emulated_t>(blocks, threads, reps, sum);
 }

@@ -8,16 +8,18 @@
 // of its own: ns per index is the median kernel time over the indices, the price of scheduling
 // one block index.
 //
-//   build/benchmarks/ptxw_bench_clc_request [reps]
+//   build/benchmarks/ptxw_bench_clc_request [--reps N]   (N: launches a median is of, 15 unless given)
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
+#include <vector>
 
-float time_counter_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
-float time_counter_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
-float time_emulated_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
-float time_emulated_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+#include "harness.h"
+
+double time_counter_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+double time_counter_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+double time_emulated_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
+double time_emulated_checked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum);
 
 namespace {
 
@@ -29,45 +31,26 @@ __global__ void plain(unsigned long long* sum)
   }
 }
 
-float time_plain(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+// As time_steal_all (clc_request_kernels.cuh), for a plain launch of every block.
+double time_plain(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  float best[64];
-  int n = 0;
-  for (int rep = -2; rep < reps && n < 64; ++rep)
+  ptxw_bench::event_timer timer;
+  std::vector<double> us;
+  for (int rep = -2; rep < reps; ++rep) // two warm-up launches
   {
-    cudaMemset(sum, 0, sizeof(*sum));
-    cudaEventRecord(start);
-    plain<<<blocks, threads>>>(sum);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float t = 0;
-    cudaEventElapsedTime(&t, start, stop);
+    PTXW_BENCH_CHECK(cudaMemset(sum, 0, sizeof(*sum)));
+    const double t = timer.us([&] { plain<<<blocks, threads>>>(sum); });
     if (rep >= 0)
     {
-      best[n++] = t;
+      us.push_back(t);
     }
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  for (int i = 1; i < n; ++i) // insertion sort for the median
-  {
-    for (int j = i; j > 0 && best[j] < best[j - 1]; --j)
-    {
-      const float t = best[j];
-      best[j]       = best[j - 1];
-      best[j - 1]   = t;
-    }
-  }
-  return best[n / 2];
+  return ptxw_bench::stats_of(us).median;
 }
 
 bool check(const char* what, unsigned blocks, unsigned long long* sum)
 {
-  unsigned long long got = 0;
-  cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost);
+  const unsigned long long got = ptxw_bench::download(sum, 1)[0];
   const unsigned long long want = static_cast<unsigned long long>(blocks) * (blocks - 1) / 2;
   if (got != want)
   {
@@ -76,49 +59,51 @@ bool check(const char* what, unsigned blocks, unsigned long long* sum)
   return got == want;
 }
 
+struct options
+{
+  long long reps = 15;
+};
+
 } // namespace
 
 int main(int argc, char** argv)
 {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 15;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess)
+  options o;
+  if (!ptxw_bench::parse_options(argc, argv, "ptxw_bench_clc_request [--reps N]", o, [&](options& opt, int& i) {
+        return ptxw_bench::int_option(argc, argv, i, "--reps", 1, 1000, opt.reps);
+      }))
   {
-    std::printf("no CUDA device\n");
     return 2;
   }
+  ptxw_bench::require_device();
+  const int reps = static_cast<int>(o.reps);
+  cudaDeviceProp prop{};
+  PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; median of %d launches; ns per block index\n", prop.name, prop.multiProcessorCount, reps);
   std::printf("%10s %8s %8s %10s %10s %10s %10s %14s %14s\n", "indices", "threads", "plain", "counter", "counter+chk",
               "emulated", "emul.+chk", "emulated/cntr", "checked/unchk");
-  unsigned long long* sum = nullptr;
-  cudaMalloc(&sum, sizeof(*sum));
+  ptxw_bench::device_array<unsigned long long> sum(1, "the sum");
   bool ok = true;
   for (unsigned blocks : {100000u, 1000000u, 10000000u})
   {
     for (unsigned threads : {64u, 256u})
     {
-      const float plain_ms = time_plain(blocks, threads, reps, sum);
-      ok &= check("plain", blocks, sum);
-      const float counter_ms = time_counter_unchecked(blocks, threads, reps, sum);
-      ok &= check("counter_t", blocks, sum);
-      const float counter_checked_ms = time_counter_checked(blocks, threads, reps, sum);
-      ok &= check("counter_t, checked", blocks, sum);
-      const float emulated_ms = time_emulated_unchecked(blocks, threads, reps, sum);
-      ok &= check("emulated_t", blocks, sum);
-      const float emulated_checked_ms = time_emulated_checked(blocks, threads, reps, sum);
-      ok &= check("emulated_t, checked", blocks, sum);
-      const double scale = 1e6 / blocks;
-      std::printf("%10u %8u %8.2f %10.2f %10.2f %10.2f %10.2f %14.2f %14.2f\n", blocks, threads, plain_ms * scale,
-                  counter_ms * scale, counter_checked_ms * scale, emulated_ms * scale, emulated_checked_ms * scale,
-                  emulated_ms / counter_ms, emulated_checked_ms / emulated_ms);
+      const double plain_us = time_plain(blocks, threads, reps, sum.get());
+      ok &= check("plain", blocks, sum.get());
+      const double counter_us = time_counter_unchecked(blocks, threads, reps, sum.get());
+      ok &= check("counter_t", blocks, sum.get());
+      const double counter_checked_us = time_counter_checked(blocks, threads, reps, sum.get());
+      ok &= check("counter_t, checked", blocks, sum.get());
+      const double emulated_us = time_emulated_unchecked(blocks, threads, reps, sum.get());
+      ok &= check("emulated_t", blocks, sum.get());
+      const double emulated_checked_us = time_emulated_checked(blocks, threads, reps, sum.get());
+      ok &= check("emulated_t, checked", blocks, sum.get());
+      const double scale = 1e3 / blocks; // us over the indices to ns per index
+      std::printf("%10u %8u %8.2f %10.2f %10.2f %10.2f %10.2f %14.2f %14.2f\n", blocks, threads, plain_us * scale,
+                  counter_us * scale, counter_checked_us * scale, emulated_us * scale, emulated_checked_us * scale,
+                  emulated_us / counter_us, emulated_checked_us / emulated_us);
     }
   }
-  const cudaError_t err = cudaDeviceSynchronize();
-  if (err != cudaSuccess)
-  {
-    std::printf("CUDA error: %s\n", cudaGetErrorString(err));
-    return 1;
-  }
-  cudaFree(sum);
+  PTXW_BENCH_CHECK(cudaDeviceSynchronize());
   return ok ? 0 : 1;
 }

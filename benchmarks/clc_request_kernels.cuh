@@ -10,8 +10,9 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <vector>
+
+#include "harness.h"
 
 namespace {
 
@@ -30,35 +31,25 @@ __global__ void steal_all(unsigned long long* sum, ptxw::clc::context<Backend> c
   }
 }
 
-// Median time of `reps` launches over `blocks` block indices, in ms; *sum: the last launch's sum.
+// Median time of `reps` launches over `blocks` block indices, in us; *sum: the last launch's sum.
 // The faithful emulation launches every block; counter_t a persistent grid (scheduler::prepare).
 template <class Backend>
-inline float time_steal_all(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+inline double time_steal_all(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
   ptxw::clc::scheduler scheduler(blocks);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> ms;
+  ptxw_bench::event_timer timer;
+  std::vector<double> us;
   for (int rep = -2; rep < reps; ++rep) // two warm-up launches
   {
     const auto l = scheduler.prepare(steal_all<Backend>, dim3(blocks), dim3(threads));
-    cudaMemset(sum, 0, sizeof(*sum));
-    cudaEventRecord(start);
-    steal_all<Backend><<<l.grid, threads>>>(sum, l.ctx);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float t = 0;
-    cudaEventElapsedTime(&t, start, stop);
+    PTXW_BENCH_CHECK(cudaMemset(sum, 0, sizeof(*sum)));
+    const double t = timer.us([&] { steal_all<Backend><<<l.grid, threads>>>(sum, l.ctx); });
     if (rep >= 0)
     {
-      ms.push_back(t);
+      us.push_back(t);
     }
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
+  return ptxw_bench::stats_of(us).median;
 }
 
 } // namespace

@@ -2,12 +2,12 @@
 #define PTXW_CHECKED 0
 #include "clc_request_kernels.cuh"
 
-float time_counter_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+double time_counter_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
   return time_steal_all<ptxw::clc::counter_t>(blocks, threads, reps, sum);
 }
 
-float time_emulated_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
+double time_emulated_unchecked(unsigned blocks, unsigned threads, int reps, unsigned long long* sum)
 {
   return time_steal_all<ptxw::clc::emulated_t>(blocks, threads, reps, sum);
 }

@@ -66,6 +66,26 @@ public:
   }
 };
 
+// The least, median and greatest of a contender's timings over the rounds.
+struct round_stats
+{
+  double min = 0, median = 0, max = 0;
+};
+
+inline round_stats stats_of(std::vector<double> v)
+{
+  round_stats s;
+  if (v.empty())
+  {
+    return s;
+  }
+  std::sort(v.begin(), v.end());
+  s.min    = v.front();
+  s.max    = v.back();
+  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return s;
+}
+
 // The better of two timings; a program with a timing of several figures gives its type its own.
 inline double best_of(double a, double b)
 {

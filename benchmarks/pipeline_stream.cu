@@ -5,7 +5,7 @@
 // ptxw::pipeline with reads_async consumers (no slot fences: CUTLASS's protocol). Prints GB/s (bytes
 // read plus bytes written) and each kernel's ratio to memcpy and to the grid-stride kernel.
 //
-//   ptxw_bench_pipeline_stream [log2 floats, default 28] [passes, default 10]
+//   ptxw_bench_pipeline_stream [--log2n K] [--passes N]   (2^K floats, 28 unless given; N rounds, 10)
 #include <ptxw/mbarrier.h>
 
 #include <cuda/ptx>
@@ -212,12 +212,27 @@ __global__ void grid_stride(const float4* src, float4* dst, std::size_t n4)
   }
 }
 
+struct options
+{
+  long long log2n = 28, passes = 10;
+};
+
 } // namespace
 
 int main(int argc, char** argv)
 {
-  const int log2n  = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int passes = argc > 2 ? std::atoi(argv[2]) : 10;
+  options o;
+  if (!ptxw_bench::parse_options(argc, argv, "ptxw_bench_pipeline_stream [--log2n K] [--passes N]", o,
+                                 [&](options& opt, int& i) {
+                                   return ptxw_bench::int_option(argc, argv, i, "--log2n", 0, 31, opt.log2n)
+                                       || ptxw_bench::int_option(argc, argv, i, "--passes", 1, 1000, opt.passes);
+                                 }))
+  {
+    return 2;
+  }
+  ptxw_bench::require_device();
+  const int log2n     = static_cast<int>(o.log2n);
+  const int passes    = static_cast<int>(o.passes);
   const std::size_t n = std::size_t(1) << log2n;
   if (n % kTileFloats != 0)
   {
@@ -250,9 +265,8 @@ int main(int argc, char** argv)
     host[i] = static_cast<float>(i % 1000003) * 0.25f;
   }
   ptxw_bench::device_array<float> src, dst;
-  src.reserve(n);
-  dst.reserve(n);
   src.upload(host);
+  dst.reserve(n);
   ptxw_bench::event_timer timer;
 
   // The rows, in the order they are timed and printed. "ptxw::pipeline async" and "cutlass

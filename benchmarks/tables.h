@@ -131,25 +131,6 @@ int table_main(int argc, char** argv, const table_program& p, More more, Default
 // ---------------------------------------------------------------------------------------------
 // Statistics of the rounds.
 
-struct round_stats
-{
-  double min = 0, median = 0, max = 0;
-};
-
-inline round_stats stats_of(std::vector<double> v)
-{
-  round_stats s;
-  if (v.empty())
-  {
-    return s;
-  }
-  std::sort(v.begin(), v.end());
-  s.min    = v.front();
-  s.max    = v.back();
-  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-  return s;
-}
-
 // The geometric mean; 0 for none.
 inline double geomean(const std::vector<double>& v)
 {

@@ -13,7 +13,7 @@
 // DIR/scheduling.json (every number) and DIR/timelines.txt (per-SM timelines of one untimed run
 // per strategy and workload: CTAs and blocks of the first SMs, the occupancy of all;
 // benchmarks/plot.py scheduling draws them).
-#include "../check.h"
+#include "../harness.h"
 #include "strategies.cuh"
 #include "workloads.h"
 
@@ -23,20 +23,11 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace sched {
 namespace {
-
-template <class T>
-T* device_alloc(std::size_t count)
-{
-  T* p = nullptr;
-  PTXW_BENCH_CHECK(cudaMalloc(&p, count * sizeof(T)));
-  return p;
-}
 
 struct Options
 {
@@ -48,62 +39,30 @@ struct Options
   bool timelines  = true;
 };
 
-Options parse(int argc, char** argv)
+const char* const usage = "ptxw_bench_scheduling [--items N] [--threads T (32..256)] [--reps R] [--only WORKLOAD,...] "
+                          "[--out DIR] [--no-timelines]";
+
+// One option at argv[i] (check.h's forms), moving i past its value; false: not an option of this program.
+bool option(int argc, char** argv, Options& o, int& i)
 {
-  Options o;
-  for (int i = 1; i < argc; ++i)
+  long long v = 0;
+  if (ptxw_bench::int_option(argc, argv, i, "--items", 4, 1ll << 30, v))
   {
-    const std::string a = argv[i];
-    auto value          = [&]() -> std::string {
-      if (i + 1 >= argc)
-      {
-        std::fprintf(stderr, "ptxw_bench_scheduling: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--items")
-    {
-      o.items = static_cast<unsigned>(std::stoul(value()));
-    }
-    else if (a == "--threads")
-    {
-      o.threads = static_cast<unsigned>(std::stoul(value()));
-    }
-    else if (a == "--reps")
-    {
-      o.reps = std::stoi(value());
-    }
-    else if (a == "--only")
-    {
-      std::stringstream list(value());
-      for (std::string s; std::getline(list, s, ',');)
-      {
-        o.only.push_back(s);
-      }
-    }
-    else if (a == "--out")
-    {
-      o.out = value();
-    }
-    else if (a == "--no-timelines")
-    {
-      o.timelines = false;
-    }
-    else
-    {
-      std::fprintf(stderr, "usage: ptxw_bench_scheduling [--items N] [--threads T (32..256)] [--reps R] "
-                           "[--only WORKLOAD,...] [--out DIR] [--no-timelines]\n");
-      std::exit(2);
-    }
+    o.items = static_cast<unsigned>(v);
+    return true;
   }
-  if (o.items % 4 != 0 || o.items == 0 || o.threads < 32 || o.threads > 256 || o.threads % 32 != 0 || o.reps < 1)
+  if (ptxw_bench::int_option(argc, argv, i, "--threads", 32, 256, v))
   {
-    std::fprintf(stderr, "ptxw_bench_scheduling: items must be a positive multiple of 4 (clusters of 4), threads "
-                         "a multiple of 32 in [32, 256], reps at least 1\n");
-    std::exit(2);
+    o.threads = static_cast<unsigned>(v);
+    return true;
   }
-  return o;
+  if (ptxw_bench::int_option(argc, argv, i, "--reps", 1, 1000, v))
+  {
+    o.reps = static_cast<int>(v);
+    return true;
+  }
+  return ptxw_bench::list_option(argc, argv, i, "--only", o.only) || ptxw_bench::string_option(argc, argv, i, "--out", o.out)
+      || ptxw_bench::flag_option(argv, i, "--no-timelines", o.timelines, false);
 }
 
 // The SM clock under full load: every resident CTA spins `cycles` on one warp and times it.
@@ -120,12 +79,10 @@ __global__ SCHED_BOUNDS void clock_under_load(long long cycles, unsigned long lo
 double measure_mhz(unsigned resident, unsigned threads)
 {
   const long long cycles   = 20000000; // about 10 ms
-  unsigned long long* d_ns = device_alloc<unsigned long long>(resident);
-  clock_under_load<<<resident, threads>>>(cycles, d_ns);
+  ptxw_bench::device_array<unsigned long long> d_ns(resident, "the clock's samples");
+  clock_under_load<<<resident, threads>>>(cycles, d_ns.get());
   PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-  std::vector<unsigned long long> ns(resident);
-  PTXW_BENCH_CHECK(cudaMemcpy(ns.data(), d_ns, resident * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-  PTXW_BENCH_CHECK(cudaFree(d_ns));
+  std::vector<unsigned long long> ns = d_ns.download(resident);
   std::nth_element(ns.begin(), ns.begin() + resident / 2, ns.end());
   return cycles * 1000.0 / static_cast<double>(ns[resident / 2]);
 }
@@ -190,15 +147,13 @@ class Bench
   ptxw::work_queue_host<unsigned> queue_;
   std::vector<Strategy> strategies_ = strategies();
   // Device buffers, sized for the items.
-  long long* cost_       = nullptr;
-  unsigned* hits_        = nullptr;
-  unsigned* next_        = nullptr;
-  Counts* counts_        = nullptr;
-  float4* data_          = nullptr;
-  float* out_            = nullptr;
-  CtaEvent* cta_events_  = nullptr;
-  ItemEvent* item_events_ = nullptr;
-  unsigned* cta_ids_     = nullptr;
+  ptxw_bench::device_array<long long> cost_;
+  ptxw_bench::device_array<unsigned> hits_, next_, cta_ids_;
+  ptxw_bench::device_array<Counts> counts_;
+  ptxw_bench::device_array<float4> data_;
+  ptxw_bench::device_array<float> out_;
+  ptxw_bench::device_array<CtaEvent> cta_events_;
+  ptxw_bench::device_array<ItemEvent> item_events_;
   unsigned chunk_        = 1024; // float4 per memory item: 16 KiB
   std::ofstream timelines_;
 
@@ -225,14 +180,14 @@ public:
                 "best of %d\n",
                 prop.name, sms_, o_.threads, resident_, mhz_, o_.items, o_.reps);
     print_occupancy();
-    cost_        = device_alloc<long long>(o_.items);
-    hits_        = device_alloc<unsigned>(o_.items);
-    next_        = device_alloc<unsigned>(1);
-    counts_      = device_alloc<Counts>(1);
-    out_         = device_alloc<float>(o_.items);
-    cta_events_  = device_alloc<CtaEvent>(o_.items);
-    item_events_ = device_alloc<ItemEvent>(o_.items);
-    cta_ids_     = device_alloc<unsigned>(1);
+    cost_.reserve(o_.items);
+    hits_.reserve(o_.items);
+    next_.reserve(1);
+    counts_.reserve(1);
+    out_.reserve(o_.items);
+    cta_events_.reserve(o_.items);
+    item_events_.reserve(o_.items);
+    cta_ids_.reserve(1);
     if (o_.timelines)
     {
       timelines_.open(o_.out + "/timelines.txt");
@@ -262,30 +217,30 @@ public:
   Work work(const Workload& w, bool traced) const
   {
     Work k{};
-    k.cost        = cost_;
-    k.data        = w.memory ? data_ : nullptr;
+    k.cost        = cost_.get();
+    k.data        = w.memory ? data_.get() : nullptr;
     k.chunk       = chunk_;
-    k.out         = out_;
+    k.out         = out_.get();
     k.prologue    = static_cast<long long>(w.prologue_us * mhz_);
     k.n           = o_.items;
-    k.hits        = hits_;
-    k.counts      = counts_;
-    k.cta_events  = traced ? cta_events_ : nullptr;
-    k.item_events = traced ? item_events_ : nullptr;
-    k.cta_ids     = cta_ids_;
+    k.hits        = hits_.get();
+    k.counts      = counts_.get();
+    k.cta_events  = traced ? cta_events_.get() : nullptr;
+    k.item_events = traced ? item_events_.get() : nullptr;
+    k.cta_ids     = cta_ids_.get();
     return k;
   }
 
   // One launch: time it (ms), check exactly-once, read the counts.
   double run_once(const Strategy& s, const Work& w, Run& r)
   {
-    PTXW_BENCH_CHECK(cudaMemset(hits_, 0, o_.items * sizeof(unsigned)));
-    PTXW_BENCH_CHECK(cudaMemset(next_, 0, sizeof(unsigned)));
-    PTXW_BENCH_CHECK(cudaMemset(counts_, 0, sizeof(Counts)));
-    PTXW_BENCH_CHECK(cudaMemset(cta_ids_, 0, sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(hits_.get(), 0, o_.items * sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(next_.get(), 0, sizeof(unsigned)));
+    PTXW_BENCH_CHECK(cudaMemset(counts_.get(), 0, sizeof(Counts)));
+    PTXW_BENCH_CHECK(cudaMemset(cta_ids_.get(), 0, sizeof(unsigned)));
     queue_.reset();
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-    Launch l{o_.threads, resident_, next_, &scheduler_, queue_.view(), 0};
+    Launch l{o_.threads, resident_, next_.get(), &scheduler_, queue_.view(), 0};
     cudaEvent_t start, stop;
     PTXW_BENCH_CHECK(cudaEventCreate(&start));
     PTXW_BENCH_CHECK(cudaEventCreate(&stop));
@@ -298,12 +253,12 @@ public:
     PTXW_BENCH_CHECK(cudaEventDestroy(start));
     PTXW_BENCH_CHECK(cudaEventDestroy(stop));
     std::vector<unsigned> hits(o_.items);
-    PTXW_BENCH_CHECK(cudaMemcpy(hits.data(), hits_, o_.items * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(hits.data(), hits_.get(), o_.items * sizeof(unsigned), cudaMemcpyDeviceToHost));
     for (unsigned h : hits)
     {
       r.wrong += h != 1;
     }
-    PTXW_BENCH_CHECK(cudaMemcpy(&r.counts, counts_, sizeof(Counts), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(&r.counts, counts_.get(), sizeof(Counts), cudaMemcpyDeviceToHost));
     if (s.ptxw && r.counts.prologues > r.counts.ran)
     {
       r.stray += r.counts.prologues - r.counts.ran;
@@ -333,7 +288,7 @@ public:
         m.max_us = std::max(m.max_us, us[i]);
       }
       m.mean_us = sum / o_.items;
-      PTXW_BENCH_CHECK(cudaMemcpy(cost_, cycles.data(), o_.items * sizeof(long long), cudaMemcpyHostToDevice));
+      PTXW_BENCH_CHECK(cudaMemcpy(cost_.get(), cycles.data(), o_.items * sizeof(long long), cudaMemcpyHostToDevice));
       m.bound_ms = (std::max(sum / resident_, m.max_us) + w.prologue_us) / 1000.0;
     }
     for (const Strategy& s : strategies_)
@@ -382,11 +337,11 @@ public:
   void write_timeline(const std::string& workload, unsigned group, const Run& r)
   {
     unsigned ctas = 0;
-    PTXW_BENCH_CHECK(cudaMemcpy(&ctas, cta_ids_, sizeof ctas, cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(&ctas, cta_ids_.get(), sizeof ctas, cudaMemcpyDeviceToHost));
     std::vector<CtaEvent> c(ctas);
     std::vector<ItemEvent> items(o_.items);
-    PTXW_BENCH_CHECK(cudaMemcpy(c.data(), cta_events_, ctas * sizeof(CtaEvent), cudaMemcpyDeviceToHost));
-    PTXW_BENCH_CHECK(cudaMemcpy(items.data(), item_events_, o_.items * sizeof(ItemEvent), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(c.data(), cta_events_.get(), ctas * sizeof(CtaEvent), cudaMemcpyDeviceToHost));
+    PTXW_BENCH_CHECK(cudaMemcpy(items.data(), item_events_.get(), o_.items * sizeof(ItemEvent), cudaMemcpyDeviceToHost));
     unsigned long long t0 = ~0ull, t1 = 0;
     for (const CtaEvent& e : c)
     {
@@ -478,8 +433,8 @@ public:
   void prepare_memory()
   {
     const unsigned long long count = static_cast<unsigned long long>(o_.items) * chunk_;
-    data_                          = device_alloc<float4>(count);
-    PTXW_BENCH_CHECK(cudaMemset(data_, 0, count * sizeof(float4)));
+    data_.reserve(count);
+    PTXW_BENCH_CHECK(cudaMemset(data_.get(), 0, count * sizeof(float4)));
     float best = 1e30f;
     for (int rep = 0; rep < 5; ++rep)
     {
@@ -487,7 +442,7 @@ public:
       PTXW_BENCH_CHECK(cudaEventCreate(&start));
       PTXW_BENCH_CHECK(cudaEventCreate(&stop));
       PTXW_BENCH_CHECK(cudaEventRecord(start));
-      stream_read<<<sms_ * 8, 256>>>(data_, count, out_);
+      stream_read<<<sms_ * 8, 256>>>(data_.get(), count, out_.get());
       PTXW_BENCH_CHECK(cudaEventRecord(stop));
       PTXW_BENCH_CHECK(cudaEventSynchronize(stop));
       float ms = 0;
@@ -517,7 +472,7 @@ public:
       {
         continue;
       }
-      if (w.memory && data_ == nullptr)
+      if (w.memory && data_.get() == nullptr)
       {
         prepare_memory();
       }
@@ -701,12 +656,19 @@ public:
 
 int main(int argc, char** argv)
 {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+  sched::Options o;
+  if (!ptxw_bench::parse_options(argc, argv, sched::usage, o,
+                                 [&](sched::Options& opt, int& i) { return sched::option(argc, argv, opt, i); }))
   {
-    std::printf("no CUDA device\n");
     return 2;
   }
-  sched::Bench bench(sched::parse(argc, argv));
+  if (o.items % 4 != 0 || o.threads % 32 != 0)
+  {
+    std::fprintf(stderr, "ptxw_bench_scheduling: items must be a multiple of 4 (clusters of 4), threads a "
+                         "multiple of 32\n");
+    return 2;
+  }
+  ptxw_bench::require_device();
+  sched::Bench bench(std::move(o));
   return bench.run();
 }

@@ -75,7 +75,7 @@ if [ -n "$gtest" ]; then
 fi
 
 [ -z "$benchmarks" ] && exit 0
-"$build/benchmarks/ptxw_bench_clc_request" 11 > "$out/bench-clc-request.txt" 2>&1
+"$build/benchmarks/ptxw_bench_clc_request" --reps 11 > "$out/bench-clc-request.txt" 2>&1
 echo "clc request benchmark: exit $?"
 # The scheduling benchmark: 128-thread blocks (all workloads, with timelines), then 256-thread
 # blocks, where a cluster launch holds as many CTAs as a plain one (the cluster-form comparison).
@@ -103,7 +103,7 @@ echo "device for_each_with_state: exit $?"
 # The pipeline's streaming kernel against cudaMemcpy, a float4 grid-stride kernel, the ring by hand
 # and CUTLASS's PipelineTmaAsync (docs/pipelines.md); the CLC response ring on real irregular work
 # against a plain launch and an atomic queue (docs/clc-ring.md).
-"$build/benchmarks/ptxw_bench_pipeline_stream" 28 10 > "$out/pipeline-stream.txt" 2>&1
+"$build/benchmarks/ptxw_bench_pipeline_stream" --log2n 28 --passes 10 > "$out/pipeline-stream.txt" 2>&1
 echo "pipeline stream benchmark: exit $?"
 "$build/benchmarks/ptxw_bench_clc_ring" --passes 5 > "$out/clc-ring.txt" 2>&1
 echo "clc ring benchmark: exit $?"
