@@ -23,6 +23,7 @@
 #include <ptxw/mbarrier.h>
 
 #include <cuda/std/optional>
+#include <cuda_bf16.h>
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 
@@ -241,10 +242,16 @@ __global__ void __launch_bounds__(config::threads, 1)
       tma_store_wait<0>();
     }
     sync_warpgroup(wg);
+    // Values i and i + 1 (i even) are adjacent columns of one row (wgmma's accumulator layout), in
+    // one 16-byte chunk of the swizzled buffer (the swizzle permutes whole chunks): one 4-byte store,
+    // st.shared (through a generic pointer ptxas emits ST.E).
     CUTE_UNROLL
-    for (int i = 0; i < size(acc); ++i)
+    for (int i = 0; i < size(acc); i += 2)
     {
-      tDsD(i) = bf16(acc(i));
+      const __nv_bfloat162 v = __floats2bfloat162_rn(acc(i), acc(i + 1));
+      asm volatile("st.shared.b32 [%0], %1;" ::"r"(cast_smem_ptr_to_uint(&tDsD(i))),
+                   "r"(*reinterpret_cast<const std::uint32_t*>(&v))
+                   : "memory");
     }
     ptxw::fence_before_async_read(cuda::ptx::space_shared); // the generic writes, before the TMA store reads them
     sync_warpgroup(wg);
