@@ -16,20 +16,25 @@ namespace {
 using namespace cute;
 using element = cutlass::bfloat16_t;
 using tile    = Shape<Int<config::tile_m>, Int<config::tile_n>, Int<config::tile_k>>;
-using cluster = Shape<_1, _1, _1>;
 
-using epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+template <int ClusterM>
+struct built
+{
+  using cluster = Shape<Int<ClusterM>, _1, _1>;
+
+  using epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, tile, cluster, cutlass::epilogue::collective::EpilogueTileAuto,
     float, float, void, cutlass::layout::RowMajor, 8, element, cutlass::layout::RowMajor, 8,
     cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
 
-using mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+  using mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, element, cutlass::layout::RowMajor, 8, element,
     cutlass::layout::ColumnMajor, 8, float, tile, cluster, cutlass::gemm::collective::StageCount<config::stages>,
     cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
 
-using kernel  = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, mainloop, epilogue>;
-using adapter = cutlass::gemm::device::GemmUniversalAdapter<kernel>;
+  using kernel  = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, mainloop, epilogue>;
+  using adapter = cutlass::gemm::device::GemmUniversalAdapter<kernel>;
+};
 
 // Every operand is row-major with unit stride along its last mode (A: K, B: K, D: N); the leading
 // extent is the row pitch (cutlass/util/packed_stride.hpp's rule, which the include folder lacks).
@@ -42,9 +47,12 @@ Stride packed(int pitch)
 }
 } // namespace
 
+template <int ClusterM>
 bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m, int n, int k, void* workspace,
          std::size_t workspace_bytes, cudaStream_t stream)
 {
+  using kernel  = typename built<ClusterM>::kernel;
+  using adapter = typename built<ClusterM>::adapter;
   static const cutlass::KernelHardwareInfo hw = cutlass::KernelHardwareInfo::make_kernel_hardware_info<kernel>(0);
   typename adapter::Arguments args{
       cutlass::gemm::GemmUniversalMode::kGemm,
@@ -68,11 +76,20 @@ bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m
   return true;
 }
 
+template <int ClusterM>
 resources kernel_resources()
 {
+  using kernel = typename built<ClusterM>::kernel;
   cudaFuncAttributes attr{};
   cudaFuncGetAttributes(&attr, cutlass::device_kernel<kernel>);
   return {attr.numRegs, sizeof(typename kernel::SharedStorage)};
 }
+
+template bool run<1>(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, void*, std::size_t,
+                     cudaStream_t);
+template bool run<2>(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, void*, std::size_t,
+                     cudaStream_t);
+template resources kernel_resources<1>();
+template resources kernel_resources<2>();
 
 } // namespace gemm::cutlass_baseline

@@ -1,6 +1,6 @@
 // examples/gemm/cutlass_baseline.h: CUTLASS's own sm90 TMA warp-specialized persistent cooperative
-// GEMM with the example's tile, cluster and stage count (gemm_kernel.h's config), for
-// gemm_bench.cu. Its own translation unit (cutlass_baseline.cu): it is the slow one to compile.
+// GEMM with the example's tile and stage count (gemm_kernel.h's config) and a cluster of ClusterM x 1
+// CTAs (1 or 2), for gemm_bench.cu. Its own translation unit (cutlass_baseline.cu): it is the slow one to compile.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -12,6 +12,7 @@ namespace gemm::cutlass_baseline {
 
 // D (M x N, row-major) = A (M x K, row-major) * B^T (B: N x K, row-major), as gemm::dense. Returns
 // false (and says why on stderr) where CUTLASS refuses the problem.
+template <int ClusterM>
 bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m, int n, int k, void* workspace,
          std::size_t workspace_bytes, cudaStream_t stream);
 
@@ -21,6 +22,7 @@ struct resources
   int registers;
   std::size_t smem;
 };
+template <int ClusterM>
 resources kernel_resources();
 
 } // namespace gemm::cutlass_baseline

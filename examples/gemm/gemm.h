@@ -92,7 +92,8 @@ inline std::vector<int> check(const grouped_problem& pr)
 
 // The descriptors: A and B loaded a 128 x 64 box a stage, D stored a 64 x 64 box at a time.
 // Out-of-bounds boxes are zero-filled on load and clipped on store.
-inline auto make_params(const grouped_problem& pr, const int* rows, int m)
+template <int ClusterM>
+auto make_params(const grouped_problem& pr, const int* rows, int m)
 {
   using namespace cute;
   const int groups = static_cast<int>(pr.m.size());
@@ -101,12 +102,14 @@ inline auto make_params(const grouped_problem& pr, const int* rows, int m)
                           make_stride(pr.k, _1{}, static_cast<long long>(pr.n) * pr.k));
   Tensor mD = make_tensor(make_gmem_ptr(pr.d), make_shape(m, pr.n), make_stride(pr.n, _1{}));
   auto tma_a = make_tma_atom(SM90_TMA_LOAD{}, mA, smem_layout_a{}(_, _, 0), make_shape(tile_m{}, tile_k{}));
-  auto tma_b = make_tma_atom(SM90_TMA_LOAD{}, mB, smem_layout_b{}(_, _, 0), make_shape(tile_n{}, tile_k{}));
+  using load_b = ::cuda::std::conditional_t<(ClusterM > 1), SM90_TMA_LOAD_MULTICAST, SM90_TMA_LOAD>;
+  auto tma_b   = make_tma_atom(load_b{}, mB, smem_layout_b{}(_, _, 0), make_shape(tile_n{}, tile_k{}), Int<ClusterM>{});
   auto tma_d = make_tma_atom(SM90_TMA_STORE{}, mD, smem_layout_store{}, make_shape(half_m{}, store_n{}));
   return params<decltype(tma_a), decltype(tma_b), decltype(tma_d)>{tma_a, tma_b, tma_d, pr.d, rows,
                                                                    m, pr.n, pr.k, groups};
 }
-using params_type = decltype(make_params(grouped_problem{}, nullptr, 0));
+template <int ClusterM>
+using params_type = decltype(make_params<ClusterM>(grouped_problem{}, nullptr, 0));
 
 inline std::vector<ptxw::clc::problem_shape> shapes(const grouped_problem& pr)
 {
@@ -119,20 +122,25 @@ inline std::vector<ptxw::clc::problem_shape> shapes(const grouped_problem& pr)
 }
 } // namespace detail
 
-constexpr std::size_t smem_bytes = sizeof(shared_storage);
+template <int ClusterM>
+constexpr std::size_t smem_bytes = sizeof(shared_storage<pipe_t<ClusterM>>);
 
-// A list of groups, one policy (ptxw::clc::static_tiles or ptxw::clc::dynamic_tiles<Backend>).
-template <class Policy>
+// A list of groups, one policy (ptxw::clc::static_tiles or ptxw::clc::dynamic_tiles<Backend>; with
+// clusters of ClusterM CTAs along M, which share B tiles by multicast, ptxw::clc::dynamic_tiles<
+// Backend, ptxw::clc::cluster_t>).
+template <class Policy, int ClusterM = 1>
 class grouped
 {
+  static constexpr std::size_t smem = smem_bytes<ClusterM>;
+
   grouped_problem pr_;
   std::vector<int> rows_;
   ptxw::clc::tile_scheduler tiles_; // validates the list (an empty one throws) before it allocates
   ptxw::detail::device_array<int> rows_d_;
-  detail::params_type params_{};
+  detail::params_type<ClusterM> params_{};
 
 public:
-  static constexpr auto kernel = gemm_kernel<detail::params_type, Policy>;
+  static constexpr auto kernel = gemm_kernel<detail::params_type<ClusterM>, Policy, ClusterM>;
 
   // CUTLASS's heuristic (PersistentTileSchedulerSm90Params::get_rasterization, RasterOrderOptions::
   // Heuristic) on the largest group: walk along the shorter side, so the CTAs running at once share
@@ -157,17 +165,18 @@ public:
   grouped(const grouped_problem& pr, ptxw::clc::raster order, ptxw::clc::swizzle sw = {})
       : pr_(pr)
       , rows_(detail::check(pr))
-      , tiles_(detail::shapes(pr), ptxw::clc::fixed_tile_shape<config::tile_m, config::tile_n>{}, order, sw)
+      , tiles_(detail::shapes(pr), ptxw::clc::fixed_tile_shape<config::tile_m, config::tile_n>{}, order, sw,
+               ptxw::clc::cluster_shape{ClusterM, 1})
       , rows_d_(rows_.size(), "allocating the groups' first rows")
   {
     ptxw::detail::cuda_check(cudaMemcpy(rows_d_.get(), rows_.data(), sizeof(int) * rows_.size(), cudaMemcpyHostToDevice),
                              "copying the groups' first rows");
     if (rows_.back() > 0 && pr.n > 0 && pr.k > 0)
     {
-      params_ = detail::make_params(pr, rows_d_.get(), rows_.back());
+      params_ = detail::make_params<ClusterM>(pr, rows_d_.get(), rows_.back());
     }
     ptxw::detail::cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  static_cast<int>(smem_bytes)),
+                                                  static_cast<int>(smem)),
                              "opting the GEMM kernel into its shared memory");
   }
 
@@ -190,18 +199,27 @@ public:
       ptxw::detail::cuda_check(cudaMemsetAsync(pr_.d, 0, sizeof(bf16) * m * pr_.n, stream), "D = 0 for K = 0");
       return;
     }
-    auto l = tiles_.prepare(kernel, dim3(config::threads), smem_bytes, stream);
-    kernel<<<l.grid, config::threads, smem_bytes, stream>>>(params_, l.sched);
+    auto l = tiles_.prepare(kernel, dim3(config::threads), smem, stream);
+    if constexpr (ClusterM > 1)
+    {
+      ptxw::detail::cuda_check(ptxw::clc::launch_in_clusters(kernel, l.grid, dim3(config::threads), l.cluster, smem,
+                                                             stream, params_, l.sched),
+                               "launching the GEMM kernel in clusters");
+    }
+    else
+    {
+      kernel<<<l.grid, config::threads, smem, stream>>>(params_, l.sched);
+    }
   }
 };
 
 // One group.
-template <class Policy>
-class dense : public grouped<Policy>
+template <class Policy, int ClusterM = 1>
+class dense : public grouped<Policy, ClusterM>
 {
 public:
   explicit dense(const problem& pr, ptxw::clc::swizzle sw = {})
-      : grouped<Policy>(grouped_problem{pr.a, pr.b, pr.d, {pr.m}, pr.n, pr.k}, sw)
+      : grouped<Policy, ClusterM>(grouped_problem{pr.a, pr.b, pr.d, {pr.m}, pr.n, pr.k}, sw)
   {}
 };
 

@@ -232,6 +232,8 @@ void grouped_rows(double peak)
       check_cuda(cudaDeviceSynchronize(), "cuBLAS per group");
       gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k});
       gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k});
+      gemm::grouped<ptxw::clc::static_tiles, 2> stat2({a, b, d, ms, n, k});
+      gemm::grouped<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, ms, n, k});
       const double flops = 2.0 * tokens * n * k;
       const double t_cublas = time_it(per_group);
       char shape[48];
@@ -240,7 +242,9 @@ void grouped_rows(double peak)
                   flops / t_cublas / 1e9, 100.0 * flops / t_cublas / 1e-3 / peak, "", 1.0, "",
                   *std::max_element(ms.begin(), ms.end()));
       const std::pair<const char*, std::function<void()>> rows[] = {{"ptxw static", [&] { stat.run(); }},
-                                                                     {"ptxw dynamic", [&] { dyn.run(); }}};
+                                                                     {"ptxw dynamic", [&] { dyn.run(); }},
+                                                                     {"ptxw static 2x1", [&] { stat2.run(); }},
+                                                                     {"ptxw dynamic 2x1", [&] { dyn2.run(); }}};
       for (const auto& [name, run] : rows)
       {
         check_cuda(cudaMemset(d, 0xff, sizeof(gemm::bf16) * tokens * n), "poison D");
@@ -288,11 +292,14 @@ int main(int argc, char** argv)
   std::printf("%s, %d SMs, %.0f MHz: dense bf16 peak %.1f TFLOP/s\n", prop.name, prop.multiProcessorCount,
               clock_khz / 1e3, peak / 1e12);
 
-  cudaFuncAttributes mine{};
+  cudaFuncAttributes mine{}, mine2{};
   check_cuda(cudaFuncGetAttributes(&mine, gemm::dense<ptxw::clc::static_tiles>::kernel), "attributes");
-  const auto theirs = gemm::cutlass_baseline::kernel_resources();
-  std::printf("registers/thread: ptxw %d, CUTLASS %d; shared memory/CTA: ptxw %zu (+%zu static), CUTLASS %zu\n",
-              mine.numRegs, theirs.registers, gemm::smem_bytes, std::size_t(mine.sharedSizeBytes), theirs.smem);
+  check_cuda(cudaFuncGetAttributes(&mine2, gemm::dense<ptxw::clc::static_tiles, 2>::kernel), "attributes");
+  const auto theirs = gemm::cutlass_baseline::kernel_resources<1>(), theirs2 = gemm::cutlass_baseline::kernel_resources<2>();
+  std::printf("registers/thread: ptxw %d (2x1: %d), CUTLASS %d (2x1: %d); shared memory/CTA: ptxw %zu (2x1: %zu; "
+              "+%zu static), CUTLASS %zu (2x1: %zu)\n",
+              mine.numRegs, mine2.numRegs, theirs.registers, theirs2.registers, gemm::smem_bytes<1>, gemm::smem_bytes<2>,
+              std::size_t(mine.sharedSizeBytes), theirs.smem, theirs2.smem);
   std::printf("%-22s %-16s %9s %8s %10s %10s %11s\n", "M x N x K", "kernel", "TFLOP/s", "of peak", "/CUTLASS",
               "/cuBLAS", "max err");
 
@@ -315,20 +322,27 @@ int main(int argc, char** argv)
     cublas.run();
     gemm::dense<ptxw::clc::static_tiles> stat({a, b, d, m, n, k});
     gemm::dense<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, m, n, k});
+    gemm::dense<ptxw::clc::static_tiles, 2> stat2({a, b, d, m, n, k});
+    gemm::dense<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, m, n, k});
     auto* cl = reinterpret_cast<const __nv_bfloat16*>(a);
     auto* clb = reinterpret_cast<const __nv_bfloat16*>(b);
     auto* cld = reinterpret_cast<__nv_bfloat16*>(d);
 
+    // Each ptxw row is compared with the CUTLASS row above it (the same cluster shape).
     struct row
     {
       const char* name;
       std::function<void()> run;
+      bool cutlass;
     };
     const std::vector<row> rows = {
-        {"cuBLASLt", [&] { cublas.run(); }},
-        {"CUTLASS cooperative", [&] { gemm::cutlass_baseline::run(cl, clb, cld, m, n, k, ws, ws_bytes, 0); }},
-        {"ptxw static", [&] { stat.run(); }},
-        {"ptxw dynamic", [&] { dyn.run(); }},
+        {"cuBLASLt", [&] { cublas.run(); }, false},
+        {"CUTLASS 1x1", [&] { gemm::cutlass_baseline::run<1>(cl, clb, cld, m, n, k, ws, ws_bytes, 0); }, true},
+        {"ptxw static", [&] { stat.run(); }, false},
+        {"ptxw dynamic", [&] { dyn.run(); }, false},
+        {"CUTLASS 2x1", [&] { gemm::cutlass_baseline::run<2>(cl, clb, cld, m, n, k, ws, ws_bytes, 0); }, true},
+        {"ptxw static 2x1", [&] { stat2.run(); }, false},
+        {"ptxw dynamic 2x1", [&] { dyn2.run(); }, false},
     };
     const double flops = 2.0 * m * n * k;
     double t_cublas = 0, t_cutlass = 0;
@@ -347,7 +361,7 @@ int main(int argc, char** argv)
       {
         t_cublas = ms;
       }
-      if (&r == &rows[1])
+      if (r.cutlass)
       {
         t_cutlass = ms;
       }

@@ -67,15 +67,18 @@ using mma_atom   = cute::SM90_64x128x16_F32BF16BF16_SS<cute::GMMA::Major::K, cut
 using tiled_mma  = decltype(cute::make_tiled_mma(mma_atom{}, cute::Layout<cute::Shape<cute::_2, cute::_1, cute::_1>>{}));
 using half_mma   = decltype(cute::make_tiled_mma(mma_atom{}));
 
-using pipe = ptxw::pipeline<config::stages, ptxw::bulk_producer, ptxw::consumer_warpgroups<2, ptxw::reads_async>,
-                            ptxw::one_cta>;
+// ClusterM CTAs along M share each B tile: each loads 1 / ClusterM of it and multicasts it to all.
+template <int ClusterM>
+using pipe_t = ptxw::pipeline<config::stages, ptxw::bulk_producer, ptxw::consumer_warpgroups<2, ptxw::reads_async>,
+                              ptxw::cluster_multicast<ClusterM, 1>>;
 
+template <class Pipe>
 struct shared_storage
 {
   alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_a>> a;
   alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_b>> b;
   alignas(1024) cute::ArrayEngine<bf16, cute::cosize_v<smem_layout_d>> d;
-  pipe::storage barriers;
+  typename Pipe::storage barriers;
 };
 
 // The TMA descriptors the host built (gemm.h), by value in the kernel parameters: A over all
@@ -98,16 +101,18 @@ __device__ inline void sync_warpgroup(int wg)
   cutlass::arch::NamedBarrier::sync(128, 1 + wg);
 }
 
-template <class Params, class Policy>
+template <class Params, class Policy, int ClusterM>
 __global__ void __launch_bounds__(config::threads, 1)
     gemm_kernel(const __grid_constant__ Params p, ptxw::clc::tile_schedule<Policy> sched)
 {
   using namespace cute;
   namespace clc = ptxw::clc;
+  using pipe      = pipe_t<ClusterM>;
+  using receivers = ::cuda::std::conditional_t<(ClusterM > 1), clc::cluster_t, clc::cta_t>;
 
   extern __shared__ __align__(1024) unsigned char smem_raw[];
-  shared_storage& smem = *reinterpret_cast<shared_storage*>(smem_raw);
-  __shared__ clc::tile_ring<2, config::roles> ring; // the dynamic policy's responses; static: unused
+  shared_storage<pipe>& smem = *reinterpret_cast<shared_storage<pipe>*>(smem_raw);
+  __shared__ clc::tile_ring<2, config::roles, receivers> ring; // the dynamic policy's responses; static: unused
 
   auto tiles = clc::open(ring, sched);
   if (!tiles.started())
@@ -125,9 +130,8 @@ __global__ void __launch_bounds__(config::threads, 1)
   if (warp == 0)
   {
     tiles.scheduler().run(tiles.elect()); // dynamic: requests until the grid runs out; static: returns
-    return;
   }
-  if (warp == 1)
+  else if (warp == 1)
   {
     // The TMA producer. Every lane walks the schedule (the dynamic policy's ring is read by whole
     // warps); the elected lane acquires, arms and copies.
@@ -136,6 +140,7 @@ __global__ void __launch_bounds__(config::threads, 1)
     auto role = tiles.consumer(0);
     const ptxw::elected e = ptxw::elect_one_of_warp();
     auto prod = pl.producer(e);
+    const int rank = ClusterM > 1 ? int(block_rank_in_cluster()) : 0;
     constexpr unsigned stage_bytes = sizeof(bf16) * (config::tile_m + config::tile_n) * config::tile_k;
     while (auto t = role.next())
     {
@@ -146,133 +151,149 @@ __global__ void __launch_bounds__(config::threads, 1)
         Tensor gA  = local_tile(mAg, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _));                  // (BM, BK, k)
         Tensor gB  = local_tile(mB(_, _, int(t->problem)), make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
         auto [tAgA, tAsA] = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
-        auto [tBgB, tBsB] = tma_partition(p.tma_b, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+        auto [tBgB, tBsB] = tma_partition(p.tma_b, rank, Layout<Int<ClusterM>>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
         for (int k = 0; k < k_tiles; ++k)
         {
           auto s = prod.acquire();
           s.arm(ptxw::tx_bytes{stage_bytes}); // out-of-bounds boxes are zero-filled and count whole
           std::uint64_t* full = s.native_handle();
           copy(p.tma_a.with(*full), tAgA(_, k), tAsA(_, s.index()));
-          copy(p.tma_b.with(*full), tBgB(_, k), tBsB(_, s.index()));
+          if constexpr (ClusterM > 1)
+          {
+            // This CTA's slice of B to the same stage of every CTA of the cluster, each armed for all of it.
+            copy(p.tma_b.with(*full, ptxw::cluster_multicast<ClusterM, 1>::row_mask(rank)), tBgB(_, k), tBsB(_, s.index()));
+          }
+          else
+          {
+            copy(p.tma_b.with(*full), tBgB(_, k), tBsB(_, s.index()));
+          }
           prod.commit(std::move(s));
         }
       }
       __syncwarp();
     }
-    return;
   }
-  if (warp < 4)
+  else if (warp >= 4)
   {
-    return;
-  }
 
-  // The consumers: warpgroups 1 and 2.
-  const int ct = threadIdx.x - 128;  // 0..255
-  const int wg = ct / 128;           // which half of the tile
-  auto role    = tiles.consumer(1 + (warp - 4));
-  auto cons    = pl.consumer();
+    // The consumers: warpgroups 1 and 2.
+    const int ct = threadIdx.x - 128;  // 0..255
+    const int wg = ct / 128;           // which half of the tile
+    auto role    = tiles.consumer(1 + (warp - 4));
+    auto cons    = pl.consumer();
 
-  tiled_mma mma;
-  auto thr_mma  = mma.get_thread_slice(ct);
-  Tensor tCsA   = thr_mma.partition_A(sA);        // (MMA, MMA_M, MMA_K, stage)
-  Tensor tCsB   = thr_mma.partition_B(sB);        // (MMA, MMA_N, MMA_K, stage)
-  Tensor tCrA   = thr_mma.make_fragment_A(tCsA);  // GMMA descriptors
-  Tensor tCrB   = thr_mma.make_fragment_B(tCsB);
-  Tensor acc    = partition_fragment_C(mma, make_shape(tile_m{}, tile_n{})); // (MMA, MMA_M, MMA_N) fp32
+    tiled_mma mma;
+    auto thr_mma  = mma.get_thread_slice(ct);
+    Tensor tCsA   = thr_mma.partition_A(sA);        // (MMA, MMA_M, MMA_K, stage)
+    Tensor tCsB   = thr_mma.partition_B(sB);        // (MMA, MMA_N, MMA_K, stage)
+    Tensor tCrA   = thr_mma.make_fragment_A(tCsA);  // GMMA descriptors
+    Tensor tCrB   = thr_mma.make_fragment_B(tCsB);
+    Tensor acc    = partition_fragment_C(mma, make_shape(tile_m{}, tile_n{})); // (MMA, MMA_M, MMA_N) fp32
 
-  Tensor sD     = make_tensor(make_smem_ptr(smem.d.begin()), smem_layout_d{})(_, _, wg); // (64, BN)
-  Tensor tDsD   = half_mma{}.get_thread_slice(ct % 128).partition_C(sD);
-  Tensor mD     = p.tma_d.get_tma_tensor(make_shape(p.m, p.n));
-  Tensor tDcD   = half_mma{}.get_thread_slice(ct % 128).partition_C(make_identity_tensor(make_shape(half_m{}, tile_n{})));
-  const bool storer = ct % 128 == 0;
+    Tensor sD     = make_tensor(make_smem_ptr(smem.d.begin()), smem_layout_d{})(_, _, wg); // (64, BN)
+    Tensor tDsD   = half_mma{}.get_thread_slice(ct % 128).partition_C(sD);
+    Tensor mD     = p.tma_d.get_tma_tensor(make_shape(p.m, p.n));
+    Tensor tDcD   = half_mma{}.get_thread_slice(ct % 128).partition_C(make_identity_tensor(make_shape(half_m{}, tile_n{})));
+    const bool storer = ct % 128 == 0;
 
-  while (auto t = role.next())
-  {
-    // The group's rows, loaded before the mainloop hides their latency.
-    const int first = p.rows[t->problem];
-    const int end   = p.rows[t->problem + 1];
-    clear(acc);
-    if (k_tiles > 0)
+    while (auto t = role.next())
     {
-      // One wgmma batch stays in flight: stage k is released once batch k + 1 is issued and batch
-      // k has completed (wgmma.wait_group 1). A stage token is move-only and not reassignable, so
-      // the one held across an iteration lives in an optional.
-      ::cuda::std::optional<pipe::consumer_stage> held;
-      for (int k = 0; k < k_tiles; ++k)
+      // The group's rows, loaded before the mainloop hides their latency.
+      const int first = p.rows[t->problem];
+      const int end   = p.rows[t->problem + 1];
+      clear(acc);
+      if (k_tiles > 0)
       {
-        auto s = cons.wait();
-        warpgroup_fence_operand(acc);
-        warpgroup_arrive();
-        cute::gemm(mma, tCrA(_, _, _, s.index()), tCrB(_, _, _, s.index()), acc);
-        warpgroup_commit_batch();
-        warpgroup_wait<1>();
-        warpgroup_fence_operand(acc);
-        if (held)
+        // One wgmma batch stays in flight: stage k is released once batch k + 1 is issued and batch
+        // k has completed (wgmma.wait_group 1). A stage token is move-only and not reassignable, so
+        // the one held across an iteration lives in an optional.
+        ::cuda::std::optional<typename pipe::consumer_stage> held;
+        for (int k = 0; k < k_tiles; ++k)
         {
-          cons.release(std::move(*held));
+          auto s = cons.wait();
+          warpgroup_fence_operand(acc);
+          warpgroup_arrive();
+          cute::gemm(mma, tCrA(_, _, _, s.index()), tCrB(_, _, _, s.index()), acc);
+          warpgroup_commit_batch();
+          warpgroup_wait<1>();
+          warpgroup_fence_operand(acc);
+          if (held)
+          {
+            cons.release(std::move(*held));
+          }
+          held.emplace(std::move(s));
         }
-        held.emplace(std::move(s));
+        warpgroup_wait<0>();
+        warpgroup_fence_operand(acc);
+        cons.release(std::move(*held));
       }
-      warpgroup_wait<0>();
-      warpgroup_fence_operand(acc);
-      cons.release(std::move(*held));
-    }
 
-    const int row0 = int(t->m) * config::tile_m + wg * (config::tile_m / 2); // this half's, in the group
-    const int col0 = int(t->n) * config::tile_n;
-    if (row0 + config::tile_m / 2 > end - first)
-    {
-      // The group ends inside this half: its rows from registers, each element predicated.
-      const int rows = end - first - row0;
+      if (!t->in_bounds)
+      {
+        continue; // a CTA of a cluster tile past its group's edge: it loaded and released with its peers
+      }
+      const int row0 = int(t->m) * config::tile_m + wg * (config::tile_m / 2); // this half's, in the group
+      const int col0 = int(t->n) * config::tile_n;
+      if (row0 + config::tile_m / 2 > end - first)
+      {
+        // The group ends inside this half: its rows from registers, each element predicated.
+        const int rows = end - first - row0;
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc); ++i)
+        {
+          const int r = get<0>(tDcD(i)), c = col0 + get<1>(tDcD(i));
+          if (r < rows && c < p.n)
+          {
+            p.d[static_cast<long long>(first + row0 + r) * p.n + c] = bf16(acc(i));
+          }
+        }
+        continue;
+      }
+
+      // Epilogue: the staging buffer is free once the previous TMA store of this warpgroup read it.
+      if (storer)
+      {
+        tma_store_wait<0>();
+      }
+      sync_warpgroup(wg);
+      // Values i and i + 1 (i even) are adjacent columns of one row (wgmma's accumulator layout), in
+      // one 16-byte chunk of the swizzled buffer (the swizzle permutes whole chunks): one 4-byte store,
+      // st.shared (through a generic pointer ptxas emits ST.E).
       CUTE_UNROLL
-      for (int i = 0; i < size(acc); ++i)
+      for (int i = 0; i < size(acc); i += 2)
       {
-        const int r = get<0>(tDcD(i)), c = col0 + get<1>(tDcD(i));
-        if (r < rows && c < p.n)
-        {
-          p.d[static_cast<long long>(first + row0 + r) * p.n + c] = bf16(acc(i));
-        }
+        const __nv_bfloat162 v = __floats2bfloat162_rn(acc(i), acc(i + 1));
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(cast_smem_ptr_to_uint(&tDsD(i))),
+                     "r"(*reinterpret_cast<const std::uint32_t*>(&v))
+                     : "memory");
       }
-      continue;
+      ptxw::fence_before_async_read(cuda::ptx::space_shared); // the generic writes, before the TMA store reads them
+      sync_warpgroup(wg);
+      if (storer)
+      {
+        // Two 64 x 64 boxes: a 128-byte swizzle spans 64 bf16 of a row.
+        CUTE_UNROLL
+        for (int j = 0; j < 2; ++j)
+        {
+          Tensor sDj = local_tile(sD, make_shape(half_m{}, store_n{}), make_coord(0, j));
+          Tensor gDj = local_tile(domain_offset(make_coord(first + row0, 0), mD), make_shape(half_m{}, store_n{}),
+                                  make_coord(0, int(t->n) * 2 + j));
+          auto [tDgD, tDsDj] = tma_partition(p.tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sDj), group_modes<0, 2>(gDj));
+          copy(p.tma_d, tDsDj, tDgD);
+        }
+        tma_store_arrive();
+      }
     }
-
-    // Epilogue: the staging buffer is free once the previous TMA store of this warpgroup read it.
     if (storer)
     {
-      tma_store_wait<0>();
-    }
-    sync_warpgroup(wg);
-    // Values i and i + 1 (i even) are adjacent columns of one row (wgmma's accumulator layout), in
-    // one 16-byte chunk of the swizzled buffer (the swizzle permutes whole chunks): one 4-byte store,
-    // st.shared (through a generic pointer ptxas emits ST.E).
-    CUTE_UNROLL
-    for (int i = 0; i < size(acc); i += 2)
-    {
-      const __nv_bfloat162 v = __floats2bfloat162_rn(acc(i), acc(i + 1));
-      asm volatile("st.shared.b32 [%0], %1;" ::"r"(cast_smem_ptr_to_uint(&tDsD(i))),
-                   "r"(*reinterpret_cast<const std::uint32_t*>(&v))
-                   : "memory");
-    }
-    ptxw::fence_before_async_read(cuda::ptx::space_shared); // the generic writes, before the TMA store reads them
-    sync_warpgroup(wg);
-    if (storer)
-    {
-      // Two 64 x 64 boxes: a 128-byte swizzle spans 64 bf16 of a row.
-      CUTE_UNROLL
-      for (int j = 0; j < 2; ++j)
-      {
-        Tensor sDj = local_tile(sD, make_shape(half_m{}, store_n{}), make_coord(0, j));
-        Tensor gDj = local_tile(domain_offset(make_coord(first + row0, 0), mD), make_shape(half_m{}, store_n{}),
-                                make_coord(0, int(t->n) * 2 + j));
-        auto [tDgD, tDsDj] = tma_partition(p.tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sDj), group_modes<0, 2>(gDj));
-        copy(p.tma_d, tDsDj, tDgD);
-      }
-      tma_store_arrive();
+      tma_store_wait<0>(); // the last store has read shared memory before the CTA exits
     }
   }
-  if (storer)
+  if constexpr (ClusterM > 1)
   {
-    tma_store_wait<0>(); // the last store has read shared memory before the CTA exits
+    // No CTA leaves while a peer may still multicast into its stages or release them remotely.
+    cluster_arrive_relaxed();
+    cluster_wait();
   }
 }
 

@@ -59,14 +59,14 @@ class Gemm : public Gpu
 protected:
   // D = A * B^T with the policy, against the reference: |d - ref| <= 2^-7 |ref| + 2^-7 (the bf16
   // rounding of the output, 2^-8 relative, with room for the fp32 sums' different order).
-  template <class Policy>
+  template <class Policy, int ClusterM = 1>
   void check(int m, int n, int k)
   {
-    check<Policy>(std::vector<int>{m}, n, k);
+    check<Policy, ClusterM>(std::vector<int>{m}, n, k);
   }
 
   // Groups: A and D hold their rows one after the other, B a matrix each.
-  template <class Policy>
+  template <class Policy, int ClusterM = 1>
   void check(const std::vector<int>& ms, int n, int k)
   {
     int m = 0;
@@ -81,7 +81,7 @@ protected:
     PTXW_CUDA_OK(cudaMemcpy(a.p, ha.data(), sizeof(gemm::bf16) * ha.size(), cudaMemcpyHostToDevice));
     PTXW_CUDA_OK(cudaMemcpy(b.p, hb.data(), sizeof(gemm::bf16) * hb.size(), cudaMemcpyHostToDevice));
     PTXW_CUDA_OK(cudaMemset(d.p, 0xff, sizeof(gemm::bf16) * m * n)); // NaN: a tile never stored fails
-    gemm::grouped<Policy> g({a.p, b.p, d.p, ms, n, k});
+    gemm::grouped<Policy, ClusterM> g({a.p, b.p, d.p, ms, n, k});
     g.run();
     PTXW_LAUNCH_OK();
     for (std::size_t e = 0, first = 0; e < ms.size(); first += ms[e++])
@@ -174,6 +174,25 @@ TEST_F(Gemm, DynamicGroupsZipf)
 TEST_F(Gemm, GroupsWithEmptyOnes)
 {
   check<dynamic>({0, 300, 0, 0, 128, 1, 0}, 264, 136);
+}
+// Clusters of two CTAs along M sharing each B tile by multicast; 777 rows end inside the second
+// CTA's tile of the last cluster tile, and a group's last cluster tile can hang past its edge.
+using dynamic_clusters = ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>;
+TEST_F(Gemm, StaticCluster2x1PartialTiles)
+{
+  check<ptxw::clc::static_tiles, 2>(777, 1000, 1000);
+}
+TEST_F(Gemm, DynamicCluster2x1PartialTiles)
+{
+  check<dynamic_clusters, 2>(777, 1000, 1000);
+}
+TEST_F(Gemm, StaticCluster2x1ManyTiles)
+{
+  check<ptxw::clc::static_tiles, 2>(4096, 2048, 512);
+}
+TEST_F(Gemm, DynamicCluster2x1GroupsZipf)
+{
+  check<dynamic_clusters, 2>(zipf_groups(64, 6000, 3), 256, 512);
 }
 TEST_F(Gemm, OnlyEmptyGroupsLaunchNothing)
 {
