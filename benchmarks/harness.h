@@ -58,11 +58,23 @@ public:
   {
     PTXW_BENCH_CHECK(cudaEventRecord(start_));
     body();
+    PTXW_BENCH_CHECK(cudaGetLastError()); // a launch body() made that failed
     PTXW_BENCH_CHECK(cudaEventRecord(stop_));
     PTXW_BENCH_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms * 1000.0;
+  }
+  // The best of `reps` timings of body().
+  template <class Body>
+  double best_us(int reps, Body&& body)
+  {
+    double best = us(body);
+    for (int r = 1; r < reps; ++r)
+    {
+      best = std::min(best, us(body));
+    }
+    return best;
   }
 };
 

@@ -10,6 +10,7 @@
 //    the work and in wait()+decode(), per block, under the scheduling benchmark's load (a full GPU
 //    of 128-thread CTAs, one warp of each spinning on clock64 for the block's cost) -- and with
 //    work that sleeps (__nanosleep) for its cost instead, which leaves the issue slots free.
+#include "../harness.h"
 #include "work.cuh"
 
 #include <ptxw/host/clc.h>
@@ -102,33 +103,6 @@ __global__ void __launch_bounds__(128) by_hand(long long cycles, bool sleep, ptx
   }
 }
 
-struct Timer
-{
-  cudaEvent_t start, stop;
-  Timer()
-  {
-    cuda_check(cudaEventCreate(&start), "event");
-    cuda_check(cudaEventCreate(&stop), "event");
-  }
-  template <class F>
-  float best_ms(int reps, F&& launch)
-  {
-    float best = 1e30f;
-    for (int r = 0; r < reps; ++r)
-    {
-      cuda_check(cudaEventRecord(start), "record");
-      launch();
-      cuda_check(cudaGetLastError(), "launch");
-      cuda_check(cudaEventRecord(stop), "record");
-      cuda_check(cudaEventSynchronize(stop), "synchronize");
-      float ms = 0;
-      cuda_check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-      best = ms < best ? ms : best;
-    }
-    return best;
-  }
-};
-
 template <class Backend>
 void request_phases(const char* name, unsigned blocks, double us, bool sleep, double mhz, ptxw::clc::scheduler& sched)
 {
@@ -153,23 +127,23 @@ int main()
   cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, by_hand<ptxw::clc::counter_t>, 128, 0),
              "occupancy");
   const unsigned resident = static_cast<unsigned>(per_sm * prop.multiProcessorCount);
-  Timer t;
+  ptxw_bench::event_timer t;
   // The SM clock under load: a full GPU spinning 2e6 cycles.
-  const double mhz = 2e6 / (t.best_ms(3, [&] { persistent_prefix<<<resident, 128>>>(resident, 2000000); }) * 1e3);
+  const double mhz = 2e6 / t.best_us(3, [&] { persistent_prefix<<<resident, 128>>>(resident, 2000000); });
   std::printf("%s, %d SMs, %u resident 128-thread CTAs, SM clock under load %.0f MHz\n\n", prop.name,
               prop.multiProcessorCount, resident, mhz);
 
   std::printf("1. launching (best of 5)\n");
   for (unsigned grid : {200000u, 2000000u})
   {
-    const float ms = t.best_ms(5, [&] { leave<<<grid, 128>>>(); });
+    const double ms = t.best_us(5, [&] { leave<<<grid, 128>>>(); }) / 1e3;
     std::printf("  %8u CTAs that do nothing: %.3f ms, %.3f ns per CTA\n", grid, ms, ms * 1e6 / grid);
   }
   const long long ms1 = static_cast<long long>(mhz * 1000);
-  const float alone   = t.best_ms(5, [&] { persistent_prefix<<<resident, 128>>>(resident, ms1); });
+  const double alone  = t.best_us(5, [&] { persistent_prefix<<<resident, 128>>>(resident, ms1); }) / 1e3;
   for (unsigned grid : {200000u, 2000000u})
   {
-    const float ms = t.best_ms(5, [&] { persistent_prefix<<<grid, 128>>>(resident, ms1); });
+    const double ms = t.best_us(5, [&] { persistent_prefix<<<grid, 128>>>(resident, ms1); }) / 1e3;
     std::printf("  %u CTAs spin 1 ms, %8u launched: %.3f ms, the %u that leave add %.3f ns each\n", resident, grid,
                 ms, grid - resident, (ms - alone) * 1e6 / (grid - resident));
   }

@@ -154,6 +154,7 @@ class Bench
   ptxw_bench::device_array<float> out_;
   ptxw_bench::device_array<CtaEvent> cta_events_;
   ptxw_bench::device_array<ItemEvent> item_events_;
+  ptxw_bench::event_timer timer_;
   unsigned chunk_        = 1024; // float4 per memory item: 16 KiB
   std::ofstream timelines_;
 
@@ -241,17 +242,7 @@ public:
     queue_.reset();
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
     Launch l{o_.threads, resident_, next_.get(), &scheduler_, queue_.view(), 0};
-    cudaEvent_t start, stop;
-    PTXW_BENCH_CHECK(cudaEventCreate(&start));
-    PTXW_BENCH_CHECK(cudaEventCreate(&stop));
-    PTXW_BENCH_CHECK(cudaEventRecord(start));
-    PTXW_BENCH_CHECK(s.run(w, l));
-    PTXW_BENCH_CHECK(cudaEventRecord(stop));
-    PTXW_BENCH_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    PTXW_BENCH_CHECK(cudaEventDestroy(start));
-    PTXW_BENCH_CHECK(cudaEventDestroy(stop));
+    const double ms = timer_.us([&] { PTXW_BENCH_CHECK(s.run(w, l)); }) / 1e3;
     std::vector<unsigned> hits(o_.items);
     PTXW_BENCH_CHECK(cudaMemcpy(hits.data(), hits_.get(), o_.items * sizeof(unsigned), cudaMemcpyDeviceToHost));
     for (unsigned h : hits)
@@ -435,21 +426,8 @@ public:
     const unsigned long long count = static_cast<unsigned long long>(o_.items) * chunk_;
     data_.reserve(count);
     PTXW_BENCH_CHECK(cudaMemset(data_.get(), 0, count * sizeof(float4)));
-    float best = 1e30f;
-    for (int rep = 0; rep < 5; ++rep)
-    {
-      cudaEvent_t start, stop;
-      PTXW_BENCH_CHECK(cudaEventCreate(&start));
-      PTXW_BENCH_CHECK(cudaEventCreate(&stop));
-      PTXW_BENCH_CHECK(cudaEventRecord(start));
-      stream_read<<<sms_ * 8, 256>>>(data_.get(), count, out_.get());
-      PTXW_BENCH_CHECK(cudaEventRecord(stop));
-      PTXW_BENCH_CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      PTXW_BENCH_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      best = std::min(best, ms);
-    }
-    bandwidth_gbs_ = count * sizeof(float4) / (best * 1e6);
+    const double best_us = timer_.best_us(5, [&] { stream_read<<<sms_ * 8, 256>>>(data_.get(), count, out_.get()); });
+    bandwidth_gbs_       = count * sizeof(float4) / (best_us * 1e3);
     std::printf("memory workload: %.2f GB, best streaming read %.0f GB/s\n", count * sizeof(float4) / 1e9,
                 bandwidth_gbs_);
   }
