@@ -360,11 +360,11 @@ class AssemblerOnlyTest(unittest.TestCase):
 
 class CodeDigestTest(unittest.TestCase):
     """A cached result is keyed by the code that made it: the modules a cache user imports, transitively,
-    found from the code (cache.code_digest), so an edit of compile.py's nvcc flags reaches the
-    conformance grid's cells too."""
+    found from the code (cache.code_digest), so an edit of compile.py's nvcc flags, or a row of the
+    forms table (a module of a package), reaches the conformance grid's cells too."""
 
     def test_what_each_cache_user_is_made_by(self):
-        for user, needs in (("conformance", {"compile", "gate", "variants", "probes", "sass", "cubin"}),
+        for user, needs in (("conformance", {"compile", "gate", "variants", "probes", "sass", "cubin", "forms/table"}),
                             ("sass_diff_build", {"compile", "cubin", "sass"}), ("update_checks", {"compile", "sass"}),
                             ("sass_diff_compare", {"sass", "pairing", "occupancy"})):
             with tempfile.TemporaryDirectory() as tmp:

@@ -27,27 +27,38 @@ def tree_digest(root: Path, pattern: str) -> str:
     return h.hexdigest()[:24]
 
 
+def _source(module: str) -> Path:
+    """A ptxwtools module's file: 'variants' is variants.py, 'forms/table' forms/table.py."""
+    return Path(__file__).parent / f"{module}.py"
+
+
 def _imports(module: str) -> set:
-    """The ptxwtools modules a module imports ('from . import x', 'from .x import y'), wherever in it."""
-    tree = ast.parse(Path(__file__).with_name(f"{module}.py").read_text())
+    """The ptxwtools modules a module imports ('from . import x', 'from .x import y', 'from ..x import
+    y', 'from .pkg import mod'), wherever in it, named as _source names them."""
+    tree = ast.parse(_source(module).read_text())
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
-    return {m for m in found if Path(__file__).with_name(f"{m}.py").is_file()}
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            package = module.split("/")[:-1]
+            base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+            target = base + (node.module.split(".") if node.module else [])
+            found.add("/".join(target))
+            found |= {"/".join(target + [a.name]) for a in node.names}
+    return {m for m in found if m and _source(m).is_file()}
 
 
 @functools.lru_cache(maxsize=None)
 def code_digest(*modules) -> str:
-    """Of the source of the ptxwtools modules named and of every one they import, transitively: what a
-    cached result was made by, derived from the code rather than kept by hand."""
+    """Of the source of the ptxwtools modules named and of every one they import, transitively, in
+    any package of ptxwtools: what a cached result was made by, derived from the code rather than
+    kept by hand."""
     seen, todo = set(), list(modules)
     while todo:
         m = todo.pop()
         if m not in seen:
             seen.add(m)
             todo += sorted(_imports(m) - seen)
-    return digest(*(f"{m}:{Path(__file__).with_name(f'{m}.py').read_text()}" for m in sorted(seen)))
+    return digest(*(f"{m}:{_source(m).read_text()}" for m in sorted(seen)))
 
 
 def _umask() -> int:
