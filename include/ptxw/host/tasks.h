@@ -346,6 +346,16 @@ class pool_host
   {};
   std::conditional_t<rounds_in_graph, detail::round_graph, no_graph> graph_;
 
+  static std::size_t valid_capacity(std::size_t capacity)
+  {
+    if (capacity == 0 || capacity > (1u << 31))
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^31 tasks, not "
+                               + std::to_string(capacity));
+    }
+    return capacity;
+  }
+
   // Rounded up to a power of two, at least 2: a queue's slot is a position's low bits.
   std::uint32_t capacity() const
   {
@@ -359,16 +369,11 @@ class pool_host
   }
 
 public:
+  // Bad input is refused before anything is allocated (R23).
   explicit pool_host(std::size_t capacity)
-      : capacity_(capacity)
+      : capacity_(valid_capacity(capacity))
       , state_(1, "allocating a task pool")
-  {
-    if (capacity == 0 || capacity > (1u << 31))
-    {
-      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^31 tasks, not "
-                               + std::to_string(capacity));
-    }
-  }
+  {}
   pool_host(const pool_host&)            = delete;
   pool_host& operator=(const pool_host&) = delete;
 
