@@ -19,14 +19,20 @@ from ptxwtools import lit_suite, probes  # noqa: E402
 build_dir = Path(lit_config.params.get("build_dir", repo / "build")).resolve()
 target, tc = lit_suite.configure(config, lit_config, "ptxw-codegen", source_root, build_dir / "codegen")
 
-# The wrappers' SASS is the same on every target of a family (ptxas 13.0.88: sm_100, sm_100f, sm_103a
-# and sm_110a emit sm_100a's, sm_121a sm_120a's, for every test below), so these directories run on
-# one target per family and on sm_80; cluster launch control (whose SASS differs on sm_103a and
-# sm_110a), the gates and the diagnostics run on every target, and the conformance grid assembles
-# every form on every target.
+# What runs where. The wrappers' SASS is the same on every target of a family (ptxas 13.0.88: sm_100,
+# sm_100f, sm_103a and sm_110a emit sm_100a's, sm_121a sm_120a's, for every test of PER_FAMILY);
+# cluster launch control's is the representative's on sm_100 and sm_100f only. The diagnostics are
+# the types' verdicts, the same on every target except R9's, which are the target's. So off the
+# family representatives and sm_80 run the gates, the R9 diagnostics and, where its SASS is the
+# target's own, cluster launch control; the conformance grid assembles every form on every target.
 PER_FAMILY = ["mbarrier", "fence", "last_block", "work_queue"]
+CLC_AS_REPRESENTATIVE = ("sm_100", "sm_100f")
 if target.name not in (*probes.FAMILY_REPRESENTATIVES, "sm_80"):
     config.excludes += PER_FAMILY
+    config.excludes += [f.name for f in (source_root / "diagnostics").glob("*.cu")
+                        if not (f.name.startswith("r9_") or "_r9_" in f.name)]
+    if target.name in CLC_AS_REPRESENTATIVE:
+        config.excludes += ["clc"]
 
 config.substitutions.insert(0, ("%ptxw-gate", f"{sys.executable} {repo / 'tools' / 'ptxw'} gate --cuda-root {tc.root} "
                                               f"--targets {target.name}"))
