@@ -75,6 +75,13 @@ if [ -n "$gtest" ]; then
 fi
 
 [ -z "$benchmarks" ] && exit 0
+# Figures come from optimized host code only (benchmarks/CMakeLists.txt).
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+case $build_type in
+  Release|RelWithDebInfo) ;;
+  *) echo "benchmarks: not run: $build is a '$build_type' build; configure with -DCMAKE_BUILD_TYPE=Release to measure"
+     exit 0 ;;
+esac
 "$build/benchmarks/ptxw_bench_clc_request" --reps 11 > "$out/bench-clc-request.txt" 2>&1
 echo "clc request benchmark: exit $?"
 # The scheduling benchmark: 128-thread blocks (all workloads, with timelines), then 256-thread
