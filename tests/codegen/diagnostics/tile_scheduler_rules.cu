@@ -24,15 +24,11 @@
 
 namespace clc = ptxw::clc;
 
-__global__ void tiles_rules(unsigned* out, clc::tile_schedule<clc::dynamic_tiles<>> sched)
+// The roles of each kernel below, the same steps whatever its ring and policy: warp 0 schedules,
+// warp 1 consumes.
+template <class Tiles>
+__device__ void run_roles(Tiles& tiles, unsigned* out)
 {
-  __shared__ clc::tile_ring<2, 1> ring;
-  auto tiles = clc::open(ring, sched);
-#if defined(CASE_COPY_HANDLE)
-  // COPY_HANDLE: tile_scheduler_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a tile scheduler's handle owns its thread's part of the ring and cannot be copied
-  // COPY_HANDLE: 1 error detected in the compilation of
-  auto copy = tiles;
-#endif
   if (!tiles.started())
   {
     return;
@@ -43,6 +39,18 @@ __global__ void tiles_rules(unsigned* out, clc::tile_schedule<clc::dynamic_tiles
     return;
   }
   tiles.consumer(0).for_each([&](const clc::tile& t) { out[t.unit] = t.m; });
+}
+
+__global__ void tiles_rules(unsigned* out, clc::tile_schedule<clc::dynamic_tiles<>> sched)
+{
+  __shared__ clc::tile_ring<2, 1> ring;
+  auto tiles = clc::open(ring, sched);
+#if defined(CASE_COPY_HANDLE)
+  // COPY_HANDLE: tile_scheduler_rules.cu([[#@LINE+2]]): error: {{.*}} was declared unavailable ("ptxw: R6 parity: a tile scheduler's handle owns its thread's part of the ring and cannot be copied
+  // COPY_HANDLE: 1 error detected in the compilation of
+  auto copy = tiles;
+#endif
+  run_roles(tiles, out);
 }
 
 #if defined(CASE_RING_0)
@@ -76,16 +84,7 @@ __global__ void clustered_tiles(unsigned* out, clc::tile_schedule<clc::dynamic_t
   __shared__ clc::tile_ring<2, 1, clc::cluster_t> ring;
 #endif
   auto tiles = clc::open(ring, sched);
-  if (!tiles.started())
-  {
-    return;
-  }
-  if (threadIdx.x < 32)
-  {
-    tiles.scheduler().run(tiles.elect());
-    return;
-  }
-  tiles.consumer(0).for_each([&](const clc::tile& t) { out[t.unit] = t.m; });
+  run_roles(tiles, out);
 }
 
 void host_side()
