@@ -97,24 +97,18 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
 }
 
 // One kernel per role (warp 0 produces, warps 1..4 consume in a real kernel): ptxas then has no
-// room to allocate registers of the two loops differently in the twins.
-#define PTXW_TEST_STAGES(S)                                                                    \
-  extern "C" __global__ void ptxw_producer_s##S(const float4* src, float4* dst, int n)         \
+// room to allocate registers of the two loops differently in the twins. ID is ring_on_ptxw's role:
+// 0 the producer, 1 the consumers.
+#define PTXW_TEST_ROLE(ROLE, S, ID)                                                            \
+  extern "C" __global__ void ptxw_##ROLE##_s##S(const float4* src, float4* dst, int n)        \
   {                                                                                            \
-    ring_on_ptxw<S, ptxw::reads_generic, 0>(src, dst, n);                                      \
+    ring_on_ptxw<S, ptxw::reads_generic, ID>(src, dst, n);                                     \
   }                                                                                            \
-  extern "C" __global__ void ref_producer_s##S(const float4* src, float4* dst, int n)          \
+  extern "C" __global__ void ref_##ROLE##_s##S(const float4* src, float4* dst, int n)         \
   {                                                                                            \
-    ref_body<S, true>(src, dst, n);                                                            \
-  }                                                                                            \
-  extern "C" __global__ void ptxw_consumer_s##S(const float4* src, float4* dst, int n)         \
-  {                                                                                            \
-    ring_on_ptxw<S, ptxw::reads_generic, 1>(src, dst, n);                                      \
-  }                                                                                            \
-  extern "C" __global__ void ref_consumer_s##S(const float4* src, float4* dst, int n)          \
-  {                                                                                            \
-    ref_body<S, false>(src, dst, n);                                                           \
+    ref_body<S, ID == 0>(src, dst, n);                                                         \
   }
+#define PTXW_TEST_STAGES(S) PTXW_TEST_ROLE(producer, S, 0) PTXW_TEST_ROLE(consumer, S, 1)
 PTXW_TEST_STAGES(2)
 PTXW_TEST_STAGES(3)
 PTXW_TEST_STAGES(4)
