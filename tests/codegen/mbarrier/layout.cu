@@ -32,39 +32,27 @@ extern "C" __global__ void ref_init_layout_v1()
   asm volatile("mbarrier.init.layout::v1.shared::cta.b64 [%0], %1;" : : "r"(smem(&bar)), "r"(128u) : "memory");
 }
 
-extern "C" __global__ void ptxw_check_layout_v0(unsigned* out)
-{
-  __shared__ ptxw::cta_barrier bar;
-  *out = bar.check_layout(ptxw::layout_v0);
-}
-
-extern "C" __global__ void ref_check_layout_v0(unsigned* out)
-{
-  __shared__ uint64_t bar;
-  uint32_t p;
-  asm("{\n\t.reg .pred p;\n\tmbarrier.check_layout.layout::v0.shared::cta.b64 p, [%1];\n\tselp.b32 %0, 1, 0, p;\n\t}"
-      : "=r"(p)
-      : "r"(smem(&bar))
-      : "memory");
-  *out = p != 0;
-}
-
-extern "C" __global__ void ptxw_check_layout_v1(unsigned* out)
-{
-  __shared__ ptxw::cluster_barrier bar;
-  *out = bar.check_layout(ptxw::layout_v1);
-}
-
-extern "C" __global__ void ref_check_layout_v1(unsigned* out)
-{
-  __shared__ uint64_t bar;
-  uint32_t p;
-  asm("{\n\t.reg .pred p;\n\tmbarrier.check_layout.layout::v1.shared::cta.b64 p, [%1];\n\tselp.b32 %0, 1, 0, p;\n\t}"
-      : "=r"(p)
-      : "r"(smem(&bar))
-      : "memory");
-  *out = p != 0;
-}
+// check_layout of layout V on a BARRIER (the cluster barrier's word is the CTA barrier's), and its
+// twin: the predicate as 0 or 1.
+#define PTXW_TEST_CHECK_LAYOUT(V, BARRIER)                                                                \
+  extern "C" __global__ void ptxw_check_layout_##V(unsigned* out)                                         \
+  {                                                                                                       \
+    __shared__ ptxw::BARRIER bar;                                                                         \
+    *out = bar.check_layout(ptxw::layout_##V);                                                            \
+  }                                                                                                       \
+  extern "C" __global__ void ref_check_layout_##V(unsigned* out)                                          \
+  {                                                                                                       \
+    __shared__ uint64_t bar;                                                                              \
+    uint32_t p;                                                                                           \
+    asm("{\n\t.reg .pred p;\n\tmbarrier.check_layout.layout::" #V ".shared::cta.b64 p, [%1];\n\t"         \
+        "selp.b32 %0, 1, 0, p;\n\t}"                                                                      \
+        : "=r"(p)                                                                                         \
+        : "r"(smem(&bar))                                                                                 \
+        : "memory");                                                                                      \
+    *out = p != 0;                                                                                        \
+  }
+PTXW_TEST_CHECK_LAYOUT(v0, cta_barrier)
+PTXW_TEST_CHECK_LAYOUT(v1, cluster_barrier)
 
 // PTX-LABEL: .entry ptxw_init_layout_v1(
 // PTX:       mov.{{[bu]}}32 [[COUNT:%r[0-9]+]], 128;
