@@ -14,49 +14,56 @@
 
 namespace ptx = cuda::ptx;
 
-extern "C" __global__ void ptxw_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
+// open(), wait(), decode(f): what both ptxw_ kernels do, each with its own f.
+template <class F>
+__device__ __forceinline__ void wait_decode(ptxw::clc::context<ptxw::clc::hardware_t> ctx, F&& f)
 {
   __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
   auto clc = ptxw::clc::open(slot, ctx);
-  (void) clc.wait().decode([&](auto block) { *out = block.x(); });
+  (void) clc.wait().decode(f);
 }
 
-// open(): thread (0,0,0) initialises the barrier. wait(): acquire try_wait loop on parity 0, one
-// 16-byte read, release fence (reference.h). decode(): is_canceled, then get_first_ctaid_x.
-extern "C" __global__ void ref_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
+// Their twin. open(): thread (0,0,0) initialises the barrier. wait(): acquire try_wait loop on
+// parity 0, one 16-byte read, release fence (reference.h). decode(): is_canceled, then f's
+// get_first_ctaid queries.
+template <class F>
+__device__ __forceinline__ void ref_wait_decode(F&& f)
 {
   __shared__ clc_storage slot;
-  (void) ctx;
   ref_init(slot);
   int phase       = 0;
   const uint4 raw = ref_wait(slot, phase, ptx::scope_cta);
   if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
   {
-    *out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw);
+    f(raw);
   }
+}
+
+extern "C" __global__ void ptxw_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
+{
+  wait_decode(ctx, [&](auto block) { *out = block.x(); });
+}
+
+extern "C" __global__ void ref_wait_decode_x(unsigned* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
+{
+  (void) ctx;
+  ref_wait_decode([&](uint4 raw) { *out = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw); });
 }
 
 // The whole block index, for contrast: y is word 1 & 0xffff, z is word 1 >> 16.
 extern "C" __global__ void ptxw_wait_decode_xyz(uint3* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ ptxw::clc::slot<ptxw::clc::cta_t> slot;
-  auto clc = ptxw::clc::open(slot, ctx);
-  (void) clc.wait().decode([&](auto block) { *out = block.ctaid(); });
+  wait_decode(ctx, [&](auto block) { *out = block.ctaid(); });
 }
 
 extern "C" __global__ void ref_wait_decode_xyz(uint3* out, ptxw::clc::context<ptxw::clc::hardware_t> ctx)
 {
-  __shared__ clc_storage slot;
   (void) ctx;
-  ref_init(slot);
-  int phase       = 0;
-  const uint4 raw = ref_wait(slot, phase, ptx::scope_cta);
-  if (ptx::clusterlaunchcontrol_query_cancel_is_canceled(raw))
-  {
+  ref_wait_decode([&](uint4 raw) {
     *out = {ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw),
             ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_y<uint32_t>(raw),
             ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_z<uint32_t>(raw)};
-  }
+  });
 }
 
 // The retry branch goes back (its label is not after it): a loop around the try_wait.
