@@ -52,6 +52,16 @@ struct pipeline_base
   static constexpr bool store_fence = !bulk && is_same_v<typename Consumer::reads, reads_async>;
 
   using wait_scope = ::cuda::std::conditional_t<clustered, ptx::scope_cluster_t, ptx::scope_cta_t>;
+  // A consumer warp's arrival on a peer CTA's empty barrier. Generic reads of the stage are ordered
+  // before the peer's refill by a release at cluster scope. Async-proxy reads (reads_async: wgmma
+  // operands, a TMA store's source) have completed when the warp releases (wgmma.wait_group,
+  // cp.async.bulk.wait_group.read), and a release fence in the generic proxy orders none of them
+  // (PTX ISA, "Proxies" in the memory consistency model): the arrival carries no data and is
+  // relaxed, which ptxas emits without the fence a cluster-scope release costs. Toolchains before
+  // PTX ISA 8.6 have no relaxed arrive and keep the release.
+  using peer_release_sem =
+    ::cuda::std::conditional_t<is_same_v<typename Consumer::reads, reads_async> && supports<90, 860, Consumer>,
+                               ptx::sem_relaxed_t, ptx::sem_release_t>;
 
   using barrier_type = ::cuda::std::conditional_t<clustered, cluster_barrier, cta_barrier>;
   using state_type   = pipeline_state<Stages>;

@@ -85,9 +85,12 @@ public:
   void release(const pipeline_consumer_stage<Base>&);
 
   // This warp is done with the stage: its lanes' reads are ordered before one arrival per peer
-  // CTA on that CTA's empty barrier of this stage (lane i arrives at peer i).
+  // CTA on that CTA's empty barrier of this stage (lane i arrives at peer i). A reads_async
+  // warp's reads must have completed (wgmma.wait_group) before it releases: they are what the
+  // arrival stands for, and no fence here could wait for them (Base::peer_release_sem).
   //   one CTA:  mbarrier.arrive.release.cta.shared::cta.b64 _, [empty];
   //   cluster:  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [mapa(empty, peer)];
+  //             mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [mapa(empty, peer)]; (reads_async)
   __device__ void release(pipeline_consumer_stage<Base>&& stage)
   {
     const ::cuda::std::uint32_t s    = stage.index();
@@ -120,7 +123,7 @@ public:
         const ::cuda::std::uint32_t peer = Base::cluster::peer(ptx::get_sreg_cluster_ctarank(), lane);
         if (st_->counted_release(s, peer, true, st_->empty[s].smem_addr(), fill, Base::roles()))
         {
-          st_->empty[s].remote(cta_rank{peer}).arrive(ptx::sem_release, ptx::scope_cluster);
+          st_->empty[s].remote(cta_rank{peer}).arrive(typename Base::peer_release_sem{}, ptx::scope_cluster);
         }
       }
     }

@@ -15,6 +15,10 @@
 //    TRYWAIT, NANOSLEEP.SYNCS and a plain SYNCS.PHASECHK.TRANS64; ptxw's wait is a TRYWAIT loop;
 //  - set-up: CUTLASS's constructor reads the warp index (SHFL.IDX) and initialises from an elected
 //    lane of warp 0 (one more ELECT); ptxw's init is thread 0's.
+//  - in a 2x1 cluster, each consumer releases to both CTAs through the shared::cluster window:
+//    ptxw's reads_async consumers with mbarrier.arrive.relaxed.cluster, CUTLASS's with
+//    mbarrier.arrive.shared::cluster (release at CTA scope); both are SYNCS.ARRIVE.TRANS64.RED with
+//    no fence, where a generic reader's release.cluster adds MEMBAR.ALL.GPU (generic_consumer_2x1).
 // The bulk copy (UBLKCP.S.G), the armed arrival (SYNCS.ARRIVE.TRANS64), the init (8 SYNCS.EXCH.64
 // and FENCE.VIEW.ASYNC.S) and the CTA barrier are the same in both. One role a kernel, ptxw has
 // fewer instructions (producer 68 against 74, consumers 269 against 274). The whole ring has 3 more
@@ -44,7 +48,7 @@ constexpr unsigned kStages    = 4;
 // constructor initialising the barriers and fencing the init, the producer's state from
 // make_producer_start_state, producer_acquire arming the full barrier, cute's 1-D bulk copy onto
 // producer_get_barrier, and every consumer thread releasing. Role as in Inputs/pipeline_ring.h.
-template <int Role>
+template <int Role, class ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>>
 __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
 {
   const bool producer = Role == 2 ? threadIdx.x < 32 : Role == 0;
@@ -58,8 +62,15 @@ __device__ __forceinline__ void ref_body(const float4* src, float4* dst, int n)
   params.role              = producer ? pipe::ThreadCategory::Producer : pipe::ThreadCategory::Consumer;
   params.is_leader         = threadIdx.x == 0;
   params.num_consumers     = 32 * kConsumers;
-  pipe pipeline(st, params, cute::Shape<cute::_1, cute::_1, cute::_1>{});
-  __syncthreads();
+  pipe pipeline(st, params, ClusterShape{});
+  if constexpr (cute::size(ClusterShape{}) > 1)
+  {
+    cute::cluster_sync();
+  }
+  else
+  {
+    __syncthreads();
+  }
   if (producer)
   {
     if (cute::elect_one_sync())
@@ -108,6 +119,25 @@ extern "C" __global__ void ref_consumer(const float4* src, float4* dst, int n)
 {
   ref_body<1>(src, dst, n);
 }
+// The consumers of a 2x1 cluster, whose producers multicast into both CTAs: each releases to both
+// CTAs' empty barriers through the shared::cluster window. Async-proxy readers arrive relaxed at
+// cluster scope, as CUTLASS's (mbarrier.arrive.shared::cluster, release at CTA scope) does without a
+// fence; a release at cluster scope would put MEMBAR.ALL.GPU before every warp's arrival.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) ptxw_consumer_2x1(const float4* src, float4* dst, int n)
+{
+  ring_on_ptxw<kStages, ptxw::reads_async, 1, ptxw::cluster_multicast<2>>(src, dst, n);
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1) ref_consumer_2x1(const float4* src, float4* dst, int n)
+{
+  ref_body<1, cute::Shape<cute::_2, cute::_1, cute::_1>>(src, dst, n);
+}
+// The same consumers reading with generic loads (no CUTLASS twin: CUTLASS's protocol is the async
+// one): their reads are ordered before the peer's refill by a release at cluster scope, the
+// MEMBAR.ALL.GPU in the loop that the counts below show beside the init's.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) generic_consumer_2x1(const float4* src, float4* dst, int n)
+{
+  ring_on_ptxw<kStages, ptxw::reads_generic, 1, ptxw::cluster_multicast<2>>(src, dst, n);
+}
 extern "C" __global__ void ptxw_ring(const float4* src, float4* dst, int n)
 {
   ring_on_ptxw<kStages, ptxw::reads_async, 2>(src, dst, n);
@@ -138,12 +168,36 @@ extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 // PTX:       mbarrier.try_wait.parity.shared::cta.b64 P1,
 // PTX:       mapa.shared::cluster.u32
 // PTX-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [remAddr32];
+// PTX-LABEL: .entry ptxw_consumer_2x1(
+// PTX:       barrier.cluster.wait;
+// PTX:       mbarrier.try_wait.parity.acquire.cta.shared::cta.b64
+// PTX:       mapa.shared::cluster.u32
+// PTX:       mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _,
+// PTX-LABEL: .entry ref_consumer_2x1(
+// PTX:       barrier.cluster.wait.aligned;
+// PTX:       mapa.shared::cluster.u32
+// PTX-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [remAddr32];
+// PTX-LABEL: .entry generic_consumer_2x1(
+// PTX:       fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;
+// PTX:       mbarrier.arrive.release.cluster.shared::cluster.b64 _,
 
 // COUNTS-NOT:  {{.}}
-// COUNTS:      ptxw_consumer FENCE.VIEW.ASYNC.S 1
+// COUNTS:      generic_consumer_2x1 FENCE.VIEW.ASYNC.S 2
+// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.CTA 3
+// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.GPU 2
+// COUNTS-NEXT: generic_consumer_2x1 SYNCS.ARRIVE.TRANS64.RED.A1T0 1
+// COUNTS-NEXT: generic_consumer_2x1 SYNCS.EXCH.64 8
+// COUNTS-NEXT: generic_consumer_2x1 SYNCS.PHASECHK.TRANS64.TRYWAIT 2
+// COUNTS-NEXT: ptxw_consumer FENCE.VIEW.ASYNC.S 1
 // COUNTS-NEXT: ptxw_consumer SYNCS.ARRIVE.TRANS64.A1T0 1
 // COUNTS-NEXT: ptxw_consumer SYNCS.EXCH.64 8
 // COUNTS-NEXT: ptxw_consumer SYNCS.PHASECHK.TRANS64.TRYWAIT 2
+// COUNTS-NEXT: ptxw_consumer_2x1 FENCE.VIEW.ASYNC.S 1
+// COUNTS-NEXT: ptxw_consumer_2x1 MEMBAR.ALL.CTA 1
+// COUNTS-NEXT: ptxw_consumer_2x1 MEMBAR.ALL.GPU 1
+// COUNTS-NEXT: ptxw_consumer_2x1 SYNCS.ARRIVE.TRANS64.RED.A1T0 1
+// COUNTS-NEXT: ptxw_consumer_2x1 SYNCS.EXCH.64 8
+// COUNTS-NEXT: ptxw_consumer_2x1 SYNCS.PHASECHK.TRANS64.TRYWAIT 2
 // COUNTS-NEXT: ptxw_producer FENCE.VIEW.ASYNC.S 1
 // COUNTS-NEXT: ptxw_producer SYNCS.ARRIVE.TRANS64 1
 // COUNTS-NEXT: ptxw_producer SYNCS.EXCH.64 8
@@ -160,6 +214,13 @@ extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 // COUNTS-NEXT: ref_consumer SYNCS.EXCH.64 8
 // COUNTS-NEXT: ref_consumer SYNCS.PHASECHK.TRANS64 1
 // COUNTS-NEXT: ref_consumer SYNCS.PHASECHK.TRANS64.TRYWAIT 2
+// COUNTS-NEXT: ref_consumer_2x1 FENCE.VIEW.ASYNC.S 1
+// COUNTS-NEXT: ref_consumer_2x1 MEMBAR.ALL.CTA 1
+// COUNTS-NEXT: ref_consumer_2x1 MEMBAR.ALL.GPU 1
+// COUNTS-NEXT: ref_consumer_2x1 SYNCS.ARRIVE.TRANS64.RED.A1T0 1
+// COUNTS-NEXT: ref_consumer_2x1 SYNCS.EXCH.64 8
+// COUNTS-NEXT: ref_consumer_2x1 SYNCS.PHASECHK.TRANS64 1
+// COUNTS-NEXT: ref_consumer_2x1 SYNCS.PHASECHK.TRANS64.TRYWAIT 2
 // COUNTS-NEXT: ref_producer FENCE.VIEW.ASYNC.S 1
 // COUNTS-NEXT: ref_producer SYNCS.ARRIVE.TRANS64 1
 // COUNTS-NEXT: ref_producer SYNCS.EXCH.64 8
@@ -174,6 +235,7 @@ extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 // COUNTS-NEXT: ref_ring SYNCS.PHASECHK.TRANS64.TRYWAIT 4
 // COUNTS-NEXT: ref_ring UBLKCP.S.G 1
 // COUNTS-NEXT: ~consumer ptxw at most cutlass
+// COUNTS-NEXT: ~consumer_2x1 ptxw at most cutlass
 // COUNTS-NEXT: ~producer ptxw at most cutlass
 // The divergence check above.
 // COUNTS-NEXT: ~ring ptxw MORE than cutlass

@@ -2,6 +2,7 @@
 // cuda::ptx; pipeline_cutlass.cu: CUTLASS's PipelineTmaAsync): one elected producer thread arming
 // each of S stages and filling it with a 1-D bulk copy of kTile float4, four consumer warps copying
 // it out. Role: 0 the producer, 1 the consumers, 2 both (warp 0 produces, as in a real kernel).
+// Cluster: the CTAs whose consumers release each stage (pipeline_cutlass.cu's 2x1 consumers).
 #pragma once
 
 #include <ptxw/mbarrier.h>
@@ -11,11 +12,11 @@
 constexpr unsigned kTile      = 256; // float4 per stage: 4 KiB (8 stages fit every target's static shared memory)
 constexpr unsigned kConsumers = 4;   // warps 1..4; warp 0's elected lane produces
 
-template <unsigned S, class Reads, int Role>
+template <unsigned S, class Reads, int Role, class Cluster = ptxw::one_cta>
 __device__ __forceinline__ void ring_on_ptxw(const float4* src, float4* dst, int n)
 {
   const bool producer = Role == 2 ? threadIdx.x < 32 : Role == 0;
-  using pipe          = ptxw::pipeline<S, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers, Reads>>;
+  using pipe          = ptxw::pipeline<S, ptxw::bulk_producer, ptxw::consumer_warps<kConsumers, Reads>, Cluster>;
   __shared__ typename pipe::storage st;
   __shared__ alignas(128) float4 tile[S][kTile];
   auto p = pipe::init(st);
