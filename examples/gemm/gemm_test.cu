@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -111,31 +113,34 @@ protected:
 
 using dynamic = ptxw::clc::dynamic_tiles<>;
 
-TEST_F(Gemm, StaticWholeTiles)
+// The problems both scheduling policies run: GemmPolicies/static_tiles.Test, GemmPolicies/dynamic_tiles.Test.
+template <class Policy>
+class GemmPolicies : public Gemm
+{};
+struct policy_names
 {
-  check<ptxw::clc::static_tiles>(1024, 1024, 1024);
-}
-TEST_F(Gemm, DynamicWholeTiles)
+  template <class Policy>
+  static std::string GetName(int)
+  {
+    return std::is_same_v<Policy, dynamic> ? "dynamic_tiles" : "static_tiles";
+  }
+};
+using policies = ::testing::Types<ptxw::clc::static_tiles, dynamic>;
+TYPED_TEST_SUITE(GemmPolicies, policies, policy_names);
+
+TYPED_TEST(GemmPolicies, WholeTiles)
 {
-  check<dynamic>(1024, 1024, 1024);
+  this->template check<TypeParam>(1024, 1024, 1024);
 }
 // More tiles than the GPU holds CTAs: each CTA runs several, the producer runs ahead across tiles.
-TEST_F(Gemm, StaticManyTilesPerCta)
+TYPED_TEST(GemmPolicies, ManyTilesPerCta)
 {
-  check<ptxw::clc::static_tiles>(4096, 2048, 512);
-}
-TEST_F(Gemm, DynamicManyTilesPerCta)
-{
-  check<dynamic>(4096, 2048, 512);
+  this->template check<TypeParam>(4096, 2048, 512);
 }
 // Edges that are not multiples of the 128 x 128 x 64 tile: loads zero-filled, stores clipped.
-TEST_F(Gemm, StaticPartialTiles)
+TYPED_TEST(GemmPolicies, PartialTiles)
 {
-  check<ptxw::clc::static_tiles>(777, 1000, 1000);
-}
-TEST_F(Gemm, DynamicPartialTiles)
-{
-  check<dynamic>(777, 1000, 1000);
+  this->template check<TypeParam>(777, 1000, 1000);
 }
 TEST_F(Gemm, KShorterThanAStage)
 {
@@ -163,13 +168,9 @@ std::vector<int> zipf_groups(int groups, int tokens, unsigned seed)
   }
   return ms;
 }
-TEST_F(Gemm, StaticGroupsZipf)
+TYPED_TEST(GemmPolicies, GroupsZipf)
 {
-  check<ptxw::clc::static_tiles>(zipf_groups(64, 6000, 3), 256, 512);
-}
-TEST_F(Gemm, DynamicGroupsZipf)
-{
-  check<dynamic>(zipf_groups(64, 6000, 3), 256, 512);
+  this->template check<TypeParam>(zipf_groups(64, 6000, 3), 256, 512);
 }
 TEST_F(Gemm, GroupsWithEmptyOnes)
 {
