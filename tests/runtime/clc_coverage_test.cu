@@ -9,7 +9,6 @@
 #include "clc_launch.h"
 #include "gpu.h"
 
-#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -175,10 +174,7 @@ protected:
     {
       scheduler.set_spurious_failure_rate(c.spurious);
     }
-    // A checked wait may take 1 s (PTXW_TEST_WAIT_NS overrides: under compute-sanitizer kernels run
-    // many times slower).
-    const char* wait_ns = std::getenv("PTXW_TEST_WAIT_NS");
-    ptxw::checked::diagnostics diag(64, wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull);
+    auto diag = ptxw_test::long_wait_diagnostics();
     DeviceBuffer<unsigned> hits;
     PTXW_CUDA_OK(hits.allocate(size));
     DeviceBuffer<Tally> tally;

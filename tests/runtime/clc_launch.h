@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -47,6 +48,15 @@ inline Reports read_reports(const ptxw::checked::diagnostics& diag)
     out.text += ptxw::checked::describe(d) + "\n";
   }
   return out;
+}
+
+// The sink of a test launch, whose checked waits may take 1 s before they are reported;
+// PTXW_TEST_WAIT_NS sets another bound (run_on_gpu.sh: under compute-sanitizer kernels run many
+// times slower).
+inline ptxw::checked::diagnostics long_wait_diagnostics()
+{
+  const char* wait_ns = std::getenv("PTXW_TEST_WAIT_NS");
+  return ptxw::checked::diagnostics(64, wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull);
 }
 
 // A scheduler for the launches of a checked-mode test and the sink its reports go to; a wait may

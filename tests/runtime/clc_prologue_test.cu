@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -197,8 +196,7 @@ protected:
     PTXW_CUDA_OK(hits.allocate(kBlocks));
     PTXW_CUDA_OK(stolen.allocate(1));
 
-    const char* wait_ns = std::getenv("PTXW_TEST_WAIT_NS"); // compute-sanitizer runs kernels much slower
-    ptxw::checked::diagnostics diag(64, wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull);
+    auto diag = ptxw_test::long_wait_diagnostics();
     const dim3 cluster = clusters ? dim3(kClusterSize) : dim3(1);
     clc::scheduler scheduler(std::is_same_v<Backend, clc::emulated_t> ? kBlocks : 0);
     auto kernel = clusters ? crc_cluster<Backend> : crc_cta<Backend>;

@@ -15,7 +15,6 @@
 #include "gpu.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <ostream>
 #include <random>
@@ -340,8 +339,7 @@ TEST_P(ClcRing, EveryBlockOnceEveryRoleTheSameSequence)
   {
     sched.set_spurious_failure_rate(c.spurious);
   }
-  const char* wait_ns = std::getenv("PTXW_TEST_WAIT_NS");
-  ptxw::checked::diagnostics diag(64, wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull);
+  auto diag = ptxw_test::long_wait_diagnostics();
   DeviceBuffer<unsigned> hits;
   PTXW_CUDA_OK(hits.allocate(static_cast<std::size_t>(kBlocks) * kRoles));
   DeviceBuffer<RoleLog> logs;

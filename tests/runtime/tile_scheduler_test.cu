@@ -499,7 +499,7 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
   {
     tiles.clc().set_spurious_failure_rate(c.spurious);
   }
-  ptxw::checked::diagnostics diag(64, 1000000000ull);
+  auto diag = ptxw_test::long_wait_diagnostics();
 
   DeviceBuffer<unsigned> base, tiles_m, tiles_n, hits;
   PTXW_CUDA_OK(base.assign(ref.base));
