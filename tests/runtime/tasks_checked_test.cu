@@ -11,7 +11,9 @@
 #include "gpu.h"
 #include "tasks_deques.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -23,17 +25,6 @@ struct job
   unsigned id;
 };
 using Ring = tasks::lockfree_queue<tasks::ticket_ring>;
-
-// How every test's pool starts: reporting to diag, seeded with jobs 0 .. n - 1.
-template <class Method>
-void seed_jobs(tasks::pool_host<job, Method>& pool, ptxw::checked::diagnostics& diag, unsigned n)
-{
-  pool.attach(diag.device_sink());
-  for (unsigned i = 0; i < n; ++i)
-  {
-    pool.seed(job{i});
-  }
-}
 
 // Passes when `all` is exactly one report, of rule `r`; a failure describes what came instead.
 ::testing::AssertionResult one_report_of(const std::vector<ptxw::checked::diagnostic>& all, ptxw::rule r)
@@ -284,6 +275,32 @@ protected:
     }
   }
 
+  // How every test's pool starts: `capacity` tasks, seeded with jobs 0 .. seeds - 1, reporting to a
+  // sink of its own (diag_) whose checked waits are bounded by `wait_ns`.
+  void make_pool(unsigned seeds, std::uint64_t wait_ns = PTXW_CHECKED_TIMEOUT_NS, unsigned capacity = 16)
+  {
+    pool_.reset();
+    diag_.emplace(256, wait_ns);
+    pool_.emplace(capacity);
+    pool_->attach(diag_->device_sink());
+    for (unsigned i = 0; i < seeds; ++i)
+    {
+      pool_->seed(job{i});
+    }
+  }
+
+  // `kernel` over the pool on `blocks` blocks of 64 threads, waited for (a failed launch is a fatal
+  // failure: call through ASSERT_NO_FATAL_FAILURE).
+  template <class Kernel, class... Args>
+  void launch(int blocks, Kernel kernel, Args... args)
+  {
+    pool_->launch(tasks::blocks{blocks}, kernel, 64, 0, 0, args...);
+    PTXW_LAUNCH_OK();
+  }
+
+  std::optional<ptxw::checked::diagnostics> diag_;
+  std::optional<tasks::pool_host<job, Method>> pool_;
+
   static std::vector<ptxw::checked::diagnostic> of_rule(const std::vector<ptxw::checked::diagnostic>& all, ptxw::rule r)
   {
     std::vector<ptxw::checked::diagnostic> out;
@@ -315,12 +332,9 @@ TYPED_TEST_SUITE(TasksCheckedOwed, tasks_test::Methods);
 
 TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
-  ptxw::checked::diagnostics diag(256, 50'000'000); // waits are bounded at 50 ms
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 8);
-  pool.launch(tasks::blocks{4}, loses_a_ticket<TypeParam>, 64, 0, 0, 5u);
-  PTXW_LAUNCH_OK();
-  const auto all  = diag.read();
+  this->make_pool(8, 50'000'000); // waits are bounded at 50 ms
+  ASSERT_NO_FATAL_FAILURE(this->launch(4, loses_a_ticket<TypeParam>, 5u));
+  const auto all  = this->diag_->read();
   const auto lost = this->of_rule(all, ptxw::rule::exactly_once);
   ASSERT_EQ(lost.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));
   EXPECT_EQ(lost[0].phase, 5u) << "the lost task's id (seed 5)";
@@ -331,62 +345,50 @@ TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 
 TYPED_TEST(TasksChecked, R20TaskTakenTwice)
 {
-  ptxw::checked::diagnostics diag;
   DeviceBuffer<unsigned> got;
   PTXW_CUDA_OK(got.allocate_zeroed(1));
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 4);
-  const auto p = pool.prepare(1);
-  takes_twice<TypeParam><<<1, 32>>>(p, diag.device_sink(), got.get());
+  this->make_pool(4);
+  takes_twice<TypeParam><<<1, 32>>>(this->pool_->prepare(1), this->diag_->device_sink(), got.get());
   PTXW_LAUNCH_OK();
   std::vector<unsigned> g;
   PTXW_CUDA_OK(got.download(g));
   ASSERT_EQ(g[0], 3u) << "the pop got the newest task";
-  const auto all = diag.read();
+  const auto all = this->diag_->read();
   ASSERT_TRUE(one_report_of(all, ptxw::rule::exactly_once));
   EXPECT_EQ(all[0].phase, 3u) << "the task's id (seed 3)";
 }
 
 TYPED_TEST(TasksChecked, R21PushBeyondTheReservation)
 {
-  ptxw::checked::diagnostics diag;
   DeviceBuffer<unsigned> kept;
   PTXW_CUDA_OK(kept.allocate_zeroed(1));
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{2}, pushes_beyond_the_reservation<TypeParam>, 64, 0, 0, kept.get());
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
+  this->make_pool(1);
+  ASSERT_NO_FATAL_FAILURE(this->launch(2, pushes_beyond_the_reservation<TypeParam>, kept.get()));
+  const auto all = this->diag_->read();
   ASSERT_TRUE(one_report_of(all, ptxw::rule::exact_termination));
   EXPECT_EQ(all[0].phase, 2u) << "the push's number";
   EXPECT_EQ(all[0].detail, 1u) << "the reservation";
   std::vector<unsigned> k;
   PTXW_CUDA_OK(kept.download(k));
   EXPECT_EQ(k[0], 1u) << "the refused child was kept instead";
-  EXPECT_EQ(pool.stats().tasks_run, 3u) << "the root, its pushed child and the kept one";
-  EXPECT_EQ(pool.stats().live, 0u);
+  EXPECT_EQ(this->pool_->stats().tasks_run, 3u) << "the root, its pushed child and the kept one";
+  EXPECT_EQ(this->pool_->stats().live, 0u);
 }
 
 TYPED_TEST(TasksChecked, R21ForkEndedWithoutRetire)
 {
-  ptxw::checked::diagnostics diag;
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{2}, drops_a_fork<TypeParam>, 64, 0, 0);
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
+  this->make_pool(1);
+  ASSERT_NO_FATAL_FAILURE(this->launch(2, drops_a_fork<TypeParam>));
+  const auto all = this->diag_->read();
   ASSERT_TRUE(one_report_of(all, ptxw::rule::exact_termination));
   EXPECT_EQ(all[0].phase, 3u) << "the reservation";
 }
 
 TYPED_TEST(TasksChecked, R22SecondOwnerOfADeque)
 {
-  ptxw::checked::diagnostics diag;
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{3}, joins_twice<TypeParam>, 64, 0, 0);
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
+  this->make_pool(1);
+  ASSERT_NO_FATAL_FAILURE(this->launch(3, joins_twice<TypeParam>));
+  const auto all = this->diag_->read();
   ASSERT_EQ(all.size(), 3u) << "one report per block";
   for (const auto& d : all)
   {
@@ -398,14 +400,11 @@ TYPED_TEST(TasksChecked, R22SecondOwnerOfADeque)
 // Block 0's deque holds half the seeds: the other blocks steal them once block 0 stops.
 TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
 {
-  ptxw::checked::diagnostics diag;
   DeviceBuffer<unsigned> ran;
   PTXW_CUDA_OK(ran.allocate_zeroed(8));
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 8);
-  pool.launch(tasks::blocks{2}, half_a_block<TypeParam>, 64, 0, 0, ran.get());
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
+  this->make_pool(8);
+  ASSERT_NO_FATAL_FAILURE(this->launch(2, half_a_block<TypeParam>, ran.get()));
+  const auto all = this->diag_->read();
   ASSERT_EQ(all.size(), 1u) << "one report: block 0's one calling warp";
   EXPECT_EQ(all[0].rule, static_cast<unsigned>(ptxw::rule::uniform_call)) << ptxw::checked::describe(all[0]);
   EXPECT_EQ(all[0].block[0], 0u);
@@ -413,19 +412,16 @@ TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
   std::vector<unsigned> r;
   PTXW_CUDA_OK(ran.download(r));
   EXPECT_EQ(r, std::vector<unsigned>(8, 1u)) << "every task once, by block 1";
-  EXPECT_EQ(pool.stats().live, 0u);
+  EXPECT_EQ(this->pool_->stats().live, 0u);
 }
 
 // The deques and shared queues wait for work while a task is live; the static list's blocks wait
 // at the round's barrier for the block that holds the task.
 TYPED_TEST(TasksCheckedWaits, R24WaitForWorkOutlivesItsBound)
 {
-  ptxw::checked::diagnostics diag(256, 20'000'000); // 20 ms
-  tasks::pool_host<job, TypeParam> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{4}, holds_a_task<TypeParam>, 64, 0, 0, 200'000'000ull); // held 200 ms
-  PTXW_LAUNCH_OK();
-  const auto all = diag.read();
+  this->make_pool(1, 20'000'000); // waits of 20 ms
+  ASSERT_NO_FATAL_FAILURE(this->launch(4, holds_a_task<TypeParam>, 200'000'000ull)); // held 200 ms
+  const auto all = this->diag_->read();
   ASSERT_EQ(all.size(), 3u) << "the three blocks without the task";
   for (const auto& d : all)
   {
@@ -442,48 +438,43 @@ TYPED_TEST(TasksCheckedWaits, R24WaitForWorkOutlivesItsBound)
       EXPECT_EQ(d.detail, 1u) << "the one live task";
     }
   }
-  EXPECT_EQ(pool.stats().tasks_run, 1u);
+  EXPECT_EQ(this->pool_->stats().tasks_run, 1u);
 }
 
 using TasksCheckedRing = TasksChecked<Ring>;
 TEST_F(TasksCheckedRing, R24SlotNeverPublished)
 {
-  ptxw::checked::diagnostics diag(256, 20'000'000);
   DeviceBuffer<unsigned> seq;
   PTXW_CUDA_OK(seq.allocate_zeroed(1));
-  tasks::pool_host<job, Ring> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{1}, takes_an_unpublished_slot, 64, 0, 0, seq.get());
-  PTXW_LAUNCH_OK(); // ends: the take gave up
+  make_pool(1, 20'000'000);
+  ASSERT_NO_FATAL_FAILURE(launch(1, takes_an_unpublished_slot, seq.get())); // ends: the take gave up
   std::vector<unsigned> address;
   PTXW_CUDA_OK(seq.download(address));
-  const auto all = diag.read();
+  const auto all = diag_->read();
   ASSERT_TRUE(one_report_of(all, ptxw::rule::resident_workers));
   EXPECT_EQ(all[0].address, address[0]) << "position 0's sequence word";
   EXPECT_EQ(all[0].phase, 1u) << "the take's turn: position 0 published";
   EXPECT_EQ(all[0].detail, 0u) << "the sequence seen: free for a push";
   EXPECT_EQ(all[0].thread[0], 0u);
-  EXPECT_EQ(pool.stats().tasks_run, 0u);
+  EXPECT_EQ(pool_->stats().tasks_run, 0u);
 }
 
 using TasksCheckedLock = TasksChecked<tasks::locked_queue>;
 TEST_F(TasksCheckedLock, R24LockNeverReleased)
 {
-  ptxw::checked::diagnostics diag(256, 20'000'000);
-  tasks::pool_host<job, tasks::locked_queue> pool(16);
-  seed_jobs(pool, diag, 1);
-  pool.launch(tasks::blocks{1}, takes_a_held_lock, 64, 0, 0);
-  PTXW_LAUNCH_OK(); // ends: the take gave up
-  const auto all = diag.read();
+  make_pool(1, 20'000'000);
+  ASSERT_NO_FATAL_FAILURE(launch(1, takes_a_held_lock)); // ends: the take gave up
+  const auto all = diag_->read();
   ASSERT_TRUE(one_report_of(all, ptxw::rule::resident_workers));
   EXPECT_NE(all[0].address, 0u) << "the lock word";
   EXPECT_EQ(all[0].phase, 0u) << "awaited: unlocked";
   EXPECT_EQ(all[0].detail, 1u) << "seen: held";
-  EXPECT_EQ(pool.stats().tasks_run, 0u);
+  EXPECT_EQ(pool_->stats().tasks_run, 0u);
 }
 
 // R26, on the ticket ring: `seeds` tasks arrive at one join opened (on the host, before the
-// launch) for `n`, each as `how` says; one block, so the order is known.
+// launch) for `n`, each as `how` says; one block, so the order is known. Each test expects its
+// number of reports, each an R26 at the join by thread 0 (arrive() checks that much).
 class TasksCheckedJoin : public TasksChecked<Ring>
 {
 protected:
@@ -493,36 +484,31 @@ protected:
     unsigned lasts;
     unsigned address; // the join's, low bits
   };
-  void arrive(unsigned seeds, unsigned n, unsigned how, outcome& o)
+  void arrive(unsigned seeds, unsigned n, unsigned how, std::size_t reports, outcome& o)
   {
-    ptxw::checked::diagnostics diag;
     DeviceBuffer<tasks::join_point> join;
     DeviceBuffer<unsigned> lasts;
     PTXW_CUDA_OK(join.assign(std::vector<tasks::join_point>{{0, n}}));
     PTXW_CUDA_OK(lasts.allocate_zeroed(1));
-    tasks::pool_host<job, Ring> pool(16);
-    seed_jobs(pool, diag, seeds);
-    pool.launch(tasks::blocks{1}, arrives, 64, 0, 0, join.get(), lasts.get(), how);
-    PTXW_LAUNCH_OK();
+    make_pool(seeds);
+    ASSERT_NO_FATAL_FAILURE(launch(1, arrives, join.get(), lasts.get(), how));
     std::vector<unsigned> l;
     PTXW_CUDA_OK(lasts.download(l));
-    o = {diag.read(), l[0], static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(join.get()))};
-  }
-  static void expect_r26(const ptxw::checked::diagnostic& d, unsigned address)
-  {
-    EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::one_arrival)) << ptxw::checked::describe(d);
-    EXPECT_EQ(d.address, address) << "the join";
-    EXPECT_EQ(d.thread[0], 0u);
+    o = {diag_->read(), l[0], static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(join.get()))};
+    for (const auto& d : o.reports)
+    {
+      EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::one_arrival)) << ptxw::checked::describe(d);
+      EXPECT_EQ(d.address, o.address) << "the join";
+      EXPECT_EQ(d.thread[0], 0u);
+    }
+    ASSERT_EQ(o.reports.size(), reports);
   }
 };
 
 TEST_F(TasksCheckedJoin, R26ArrivalAtAJoinNotOpened)
 {
   outcome o;
-  arrive(1, 0, 0, o);
-  ASSERT_FALSE(HasFatalFailure());
-  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
-  expect_r26(o.reports[0], o.address);
+  ASSERT_NO_FATAL_FAILURE(arrive(1, 0, 0, 1, o));
   EXPECT_EQ(o.reports[0].detail, 0u) << "opened for 0";
   EXPECT_EQ(o.lasts, 0u);
 }
@@ -530,12 +516,9 @@ TEST_F(TasksCheckedJoin, R26ArrivalAtAJoinNotOpened)
 TEST_F(TasksCheckedJoin, R26SecondArrivalOfOneTask)
 {
   outcome o;
-  arrive(2, 2, 1, o);
-  ASSERT_FALSE(HasFatalFailure());
-  ASSERT_EQ(o.reports.size(), 2u) << "one per task";
+  ASSERT_NO_FATAL_FAILURE(arrive(2, 2, 1, 2, o)); // one per task
   for (const auto& d : o.reports)
   {
-    expect_r26(d, o.address);
     EXPECT_EQ(d.phase, 0u) << "refused before it counted (a counted arrival beyond n has its number)";
     EXPECT_EQ(d.detail, 2u) << "opened for 2";
   }
@@ -545,10 +528,7 @@ TEST_F(TasksCheckedJoin, R26SecondArrivalOfOneTask)
 TEST_F(TasksCheckedJoin, R26MoreArrivalsThanOpenedFor)
 {
   outcome o;
-  arrive(3, 2, 0, o);
-  ASSERT_FALSE(HasFatalFailure());
-  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
-  expect_r26(o.reports[0], o.address);
+  ASSERT_NO_FATAL_FAILURE(arrive(3, 2, 0, 1, o));
   EXPECT_EQ(o.reports[0].phase, 3u) << "the third arrival";
   EXPECT_EQ(o.reports[0].detail, 2u) << "opened for 2";
   EXPECT_EQ(o.lasts, 1u) << "the second arrival was the last, the third none";
@@ -557,10 +537,7 @@ TEST_F(TasksCheckedJoin, R26MoreArrivalsThanOpenedFor)
 TEST_F(TasksCheckedJoin, R26ArrivalAfterRetire)
 {
   outcome o;
-  arrive(1, 1, 2, o);
-  ASSERT_FALSE(HasFatalFailure());
-  ASSERT_TRUE(one_report_of(o.reports, ptxw::rule::one_arrival));
-  expect_r26(o.reports[0], o.address);
+  ASSERT_NO_FATAL_FAILURE(arrive(1, 1, 2, 1, o));
   EXPECT_EQ(o.lasts, 1u) << "the arrival with the task was the last; the one after retire is not";
 }
 
@@ -571,19 +548,16 @@ TYPED_TEST(TasksCheckedOwed, R26FewerArrivalsThanOpenedFor)
   constexpr unsigned k = 5;
   for (const unsigned missing : {3u, 0u})
   {
-    ptxw::checked::diagnostics diag;
     DeviceBuffer<tasks::join_point> join;
     DeviceBuffer<unsigned> lasts;
     PTXW_CUDA_OK(join.allocate_zeroed(1));
     PTXW_CUDA_OK(lasts.allocate_zeroed(1));
-    tasks::pool_host<job, TypeParam> pool(64);
-    seed_jobs(pool, diag, 1);
-    pool.launch(tasks::blocks{4}, opens_for_more<TypeParam>, 64, 0, 0, join.get(), k, missing, lasts.get());
-    PTXW_LAUNCH_OK();
+    this->make_pool(1, PTXW_CHECKED_TIMEOUT_NS, 64);
+    ASSERT_NO_FATAL_FAILURE(this->launch(4, opens_for_more<TypeParam>, join.get(), k, missing, lasts.get()));
     std::vector<unsigned> l;
     PTXW_CUDA_OK(lasts.download(l));
-    EXPECT_EQ(pool.stats().tasks_run, 1 + k) << "missing " << missing;
-    const auto all = diag.read();
+    EXPECT_EQ(this->pool_->stats().tasks_run, 1 + k) << "missing " << missing;
+    const auto all = this->diag_->read();
     if (missing == 0)
     {
       EXPECT_EQ(all.size(), 0u) << ptxw::checked::describe(all[0]);
