@@ -35,10 +35,7 @@ __global__ void miscounted_consumers(const std::uint32_t* src, unsigned tiles)
   auto p = pipe::init(st);
   bulk_roles(
     p, tiles,
-    [&](auto& s, unsigned t) {
-      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-      s.copy(tile[s.index()], src + t * kWords, ptxw::tx_bytes{sizeof(tile[0])});
-    },
+    [&](auto& s, unsigned t) { load_tile(s, tile[s.index()], src + t * kWords); },
     [&](auto&, auto&, unsigned) {
       if (LateLast && threadIdx.x / 32 == Running)
       {

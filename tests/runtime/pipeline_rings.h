@@ -1,11 +1,13 @@
 // The two roles of the pipeline tests' rings, written once: warp 0 produces, the other warps
-// consume, each role loops over `tiles` steps; what a step does is the test's.
+// consume, each role loops over `tiles` steps; what a step does is the test's (load_tile: the
+// usual fill of a bulk producer's stage).
 //   fill(stage, t)             the producer's step on its acquired stage, before the commit
 //   use(consumer, stage, t)    a consumer warp's step on its stage, before the release
 #pragma once
 
 #include <ptxw/mbarrier.h>
 
+#include <cstddef>
 #include <utility>
 
 // One role's steps.
@@ -30,6 +32,15 @@ __device__ void consumer_loop(const Pipe& p, unsigned tiles, Use& use)
     use(cons, s, t);
     cons.release(std::move(s));
   }
+}
+
+// A bulk producer's fill of a whole stage: armed for the tile's bytes, then one bulk copy of the
+// tile from `from`.
+template <class Stage, class T, std::size_t N>
+__device__ void load_tile(Stage& s, T (&tile)[N], const T* from)
+{
+  s.arm(ptxw::tx_bytes{sizeof(tile)});
+  s.copy(tile, from, ptxw::tx_bytes{sizeof(tile)});
 }
 
 // A bulk producer: warp 0's elected lane.

@@ -41,10 +41,7 @@ __global__ void bulk_ring(const std::uint32_t* src, std::uint32_t* dst, unsigned
   const std::uint32_t base = blockIdx.x * tiles * kTileWords;
   bulk_roles(
     p, tiles,
-    [&](auto& s, unsigned t) {
-      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-      s.copy(tile[s.index()], src + base + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
-    },
+    [&](auto& s, unsigned t) { load_tile(s, tile[s.index()], src + base + t * kTileWords); },
     [&](auto&, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 128)
       {
@@ -119,10 +116,7 @@ __global__ void tma_store_ring(const std::uint32_t* src, std::uint32_t* dst, uns
   auto p = pipe::init(st);
   bulk_roles(
     p, tiles,
-    [&](auto& s, unsigned t) {
-      s.arm(ptxw::tx_bytes{sizeof(tile[0])});
-      s.copy(tile[s.index()], src + t * kTileWords, ptxw::tx_bytes{sizeof(tile[0])});
-    },
+    [&](auto& s, unsigned t) { load_tile(s, tile[s.index()], src + t * kTileWords); },
     [&](auto& cons, auto& s, unsigned t) {
       for (unsigned i = threadIdx.x - 32; i < kTileWords; i += 128)
       {
