@@ -171,31 +171,42 @@ struct backend<counter_t> : software_decode
       }
       return;
     }
-    claim::pace pace{};
-    ::cuda::std::uint32_t claimed = 0; // how far the counter is, as the submitter saw it last
-    // The range to walk: {first unit, units, live}; this CTA's own block first (first = ~0u).
-    uint4 range   = {~0u, prefix_ ? 1u : 0u, 1u, 0u};
-    uint4* buffer = &s.ranges.buffer[0];
-    uint4* other  = &s.ranges.buffer[1];
+    // Registers are allocated for the whole kernel, so whatever the loop keeps live across f() is
+    // held by every thread through the user's work, and fewer CTAs fit on an SM. So the loop keeps
+    // only the range it walks, [unit, end) in units of the grid (the launch prefix included; ~0u is
+    // this CTA's own block, walked first), the claim in flight and a buffer parity. The submitter's
+    // state lives in shared memory: the pace in s.batch (the typed API's batch, which a slot that
+    // this loop owns does not otherwise use), the size of the claim in the buffer it will be handed
+    // over in; the range's size and the indices left follow from [unit, end).
+    ::cuda::std::uint32_t unit   = prefix_ ? ~0u : 0u;
+    ::cuda::std::uint32_t end    = 0u;
+    ::cuda::std::uint32_t parity = 0; // the hand-over buffer of the claim in flight
     while (true)
     {
+      uint4* const buffer = &s.ranges.buffer[parity];
       // One call site of the claim, so that its result stays in the register the atomic writes
       // until it is resolved below, after the walk.
       if (first_warp)
       {
-        taken_ = submit ? pace.size(range.y, stealable_ - claimed, launched_, 32u) : 1u;
-        claim::issue(submit, st.cursor, taken_, claim_);
-      }
-      for (::cuda::std::uint32_t k = 0; k < range.y; ++k)
-      {
-        if (k != 0)
+        ::cuda::std::uint32_t taken = 1u;
+        if (submit)
         {
-          block_barrier<Receivers>();
+          // The range about to be walked (own block: 0 - ~0u = 1 unit) and the indices left from its
+          // first on.
+          const ::cuda::std::uint32_t left = unit == ~0u ? stealable_ : stealable_ + launched_ - unit;
+          taken     = s.batch.pace.size(end - unit, left, launched_, 32u);
+          buffer->w = taken; // no thread reads this buffer before the hand-over overwrites it
         }
+        claim::issue(submit, st.cursor, taken, claim_);
+      }
+      // Not unrolled: f is the user's work, inlined once here (and once for a whole-grid launch).
+#pragma unroll 1
+      while (unit != end)
+      {
         uint3 block = blockIdx;
-        if (range.x != ~0u)
+        if (unit != ~0u)
         {
-          block = first_block<Receivers>(launched_ + range.x + k, st);
+          block = first_block<Receivers>(unit, st);
           if constexpr (is_cluster<Receivers>)
           {
             const uint3 c = cluster_ctaid<Receivers>();
@@ -203,14 +214,18 @@ struct backend<counter_t> : software_decode
           }
         }
         f(block);
+        if (++unit != end)
+        {
+          block_barrier<Receivers>();
+        }
       }
       // Hand-over: the claim resolved into the next range, or a failure (an empty range).
       if (submit)
       {
         claim::use_after_work(claim_);
-        const claim::range r = claim::clipped(claim_, taken_, stealable_);
-        claimed              = static_cast<::cuda::std::uint32_t>(r.first);
-        const uint4 handed   = {claimed, static_cast<::cuda::std::uint32_t>(r.end - r.first), r.first < r.end ? 1u : 0u, 0u};
+        const claim::range r = claim::clipped(claim_, buffer->w, stealable_);
+        const uint4 handed   = {launched_ + static_cast<::cuda::std::uint32_t>(r.first),
+                                launched_ + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
         if constexpr (is_cluster<Receivers>)
         {
           for (unsigned rank = 0; rank < cluster_size<Receivers>(); ++rank)
@@ -225,14 +240,14 @@ struct backend<counter_t> : software_decode
       }
       claim_ = 0; // dead until the next claim: no copy of it is carried around the loop
       block_barrier<Receivers>();
-      range = *buffer;
-      if (range.z == 0)
+      const uint4 range = *buffer;
+      if (range.x == range.y)
       {
         break;
       }
-      uint4* spent = buffer; // written again after the next range's barrier, when no thread reads it
-      buffer       = other;
-      other        = spent;
+      unit = range.x;
+      end  = range.y;
+      parity ^= 1u; // this buffer is written again after the next range's barrier, when no thread reads it
     }
   }
 

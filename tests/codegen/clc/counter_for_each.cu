@@ -1,7 +1,8 @@
 // ptxw::for_each_canceled_block<1> on counter_t, Hopper's fast backend: one predicated 64-bit
 // atomicAdd on the launch's counter per range of blocks, whose result is first read after the
 // callback's work (the hand-over), so that its latency hides behind that work; a barrier between
-// blocks and a 16-byte hand-over through shared memory; no mbarrier, no async proxy, no proxy fence.
+// blocks and a hand-over through shared memory (16 bytes written, the range's 8 read); no mbarrier,
+// no async proxy, no proxy fence.
 // With a prologue that fills a table in shared memory, one barrier more, right after it (the
 // cluster form: its one cluster barrier, which comes after the prologue), so that no thread reads
 // the table before every thread wrote it; without a prologue, none.
@@ -30,7 +31,7 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
 // PTX:       bar.sync 0;
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom|st.shared}}
-// PTX:       ld.shared.v4.u32
+// PTX:       ld.shared.v{{[24]}}.u32
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
 
 // The claim's register is not read between the atomic and the callback's store: no copy of it and
@@ -41,11 +42,11 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // SASS-NOT:   {{[ ,[]}}R[[CLAIM]]{{[],. ;]}}
 // SASS:       STG.E
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
-// SASS:       STS.128 [UR{{[0-9]+}}], R{{[0-9]+}} ;
+// SASS:       STS.128 [UR{{[0-9]+}}{{(\+0x[0-9a-f]+)?}}], R{{[0-9]+}} ;
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|LDS|STG}}
 // SASS:       BAR.SYNC.DEFER_BLOCKING 0x0 ;
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|STG|BAR|BRA}}
-// SASS:       LDS.128
+// SASS:       LDS.64
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG}}
 // SASS:       EXIT ;
 
