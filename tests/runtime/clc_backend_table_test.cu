@@ -29,7 +29,9 @@ PTXW_CLC_BACKEND(::table_test::reverse_t, backend_id{7}, 90,       800,     true
 // CTA form. The submitter delivers the response itself (as counter_t), so a phase takes two
 // arrivals: the request's and the delivery's.
 template <>
-struct backend<::table_test::reverse_t> : software_decode
+struct backend<::table_test::reverse_t>
+    : software_decode
+    , table_gate<::table_test::reverse_t>
 {
   using tag = ::table_test::reverse_t;
   struct state
@@ -42,13 +44,9 @@ struct backend<::table_test::reverse_t> : software_decode
     return {p.counters, p.grid};
   }
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 2;
+  // Narrower than its row: the CTA form only.
   template <class Receivers>
   static constexpr bool supported = runs_here<tag, Receivers> && ::ptxw::detail::is_same_v<Receivers, cta_t>;
-  template <class Receivers>
-  __host__ __device__ static constexpr bool check_target()
-  {
-    return check_table_target<tag, Receivers>();
-  }
   static __device__ uint3 grid(const state& st)
   {
     return st.grid;

@@ -267,6 +267,19 @@ __host__ __device__ constexpr bool check_table_target()
   return ok;
 }
 
+// The gate of such a backend, as a base: supported<Receivers> and check_target<Receivers>() from its row.
+template <class Backend>
+struct table_gate
+{
+  template <class Receivers>
+  static constexpr bool supported = runs_here<Backend, Receivers>;
+  template <class Receivers>
+  __host__ __device__ static constexpr bool check_target()
+  {
+    return check_table_target<Backend, Receivers>();
+  }
+};
+
 // Whether a launch of `launched` units covers a prefix of a grid of `grid` units in x-fastest
 // order -- a box whose every dimension but the last used one is the grid's -- so that the own
 // indices of the launched units are exactly the first volume(launched) of the grid.

@@ -24,7 +24,9 @@
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {
 template <>
-struct backend<emulated_t> : software_decode
+struct backend<emulated_t>
+    : software_decode
+    , table_gate<emulated_t>
 {
   // Filled by ptxw::clc::scheduler::prepare.
   struct state
@@ -44,17 +46,8 @@ struct backend<emulated_t> : software_decode
     return {p.claimed, p.responses, p.counters, p.counters + 1, p.grid, p.cluster, p.epoch, p.spurious, p.seed};
   }
 
-  template <class Receivers>
-  static constexpr bool supported = runs_here<emulated_t, Receivers>;
-
   // One arrival completes a phase, with the 16 transaction bytes it expects (R5).
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 1;
-
-  template <class Receivers>
-  __host__ __device__ static constexpr bool check_target()
-  {
-    return check_table_target<emulated_t, Receivers>();
-  }
 
   static __device__ uint3 grid(const state& st)
   {
