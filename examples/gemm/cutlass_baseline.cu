@@ -1,5 +1,5 @@
-// CUTLASS's sm90 cooperative GEMM with gemm::config's shape, built through its CollectiveBuilder
-// (CUTLASS 4.2's headers, the pinned nvidia-cutlass).
+// CUTLASS's sm90 cooperative GEMM with gemm::config's shape, dense and grouped, built through its
+// CollectiveBuilder (CUTLASS 4.2's headers, the pinned nvidia-cutlass).
 #include "cutlass_baseline.h"
 #include "gemm_kernel.h"
 
@@ -7,9 +7,12 @@
 #include <cutlass/epilogue/collective/collective_builder.hpp>
 #include <cutlass/gemm/collective/collective_builder.hpp>
 #include <cutlass/gemm/device/gemm_universal_adapter.h>
+#include <cutlass/gemm/group_array_problem_shape.hpp>
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace gemm::cutlass_baseline {
 namespace {
@@ -33,6 +36,26 @@ struct built
     cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
 
   using kernel  = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, mainloop, epilogue>;
+  using adapter = cutlass::gemm::device::GemmUniversalAdapter<kernel>;
+};
+
+// The grouped form: pointer-array layouts (one pointer and one stride a group), one CTA a tile.
+struct built_grouped
+{
+  using cluster = Shape<_1, _1, _1>;
+  using problem = cutlass::gemm::GroupProblemShape<Shape<int, int, int>>;
+
+  using epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, tile, cluster, cutlass::epilogue::collective::EpilogueTileAuto,
+    float, float, void, cutlass::layout::RowMajor*, 8, element, cutlass::layout::RowMajor*, 8,
+    cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative>::CollectiveOp;
+
+  using mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, element, cutlass::layout::RowMajor*, 8, element,
+    cutlass::layout::ColumnMajor*, 8, float, tile, cluster, cutlass::gemm::collective::StageCount<config::stages>,
+    cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative>::CollectiveOp;
+
+  using kernel  = cutlass::gemm::kernel::GemmUniversal<problem, mainloop, epilogue>;
   using adapter = cutlass::gemm::device::GemmUniversalAdapter<kernel>;
 };
 
@@ -83,6 +106,118 @@ resources kernel_resources()
   cudaFuncAttributes attr{};
   cudaFuncGetAttributes(&attr, cutlass::device_kernel<kernel>);
   return {attr.numRegs, sizeof(typename kernel::SharedStorage)};
+}
+
+namespace {
+template <class T>
+T* to_device(const std::vector<T>& v)
+{
+  T* p = nullptr;
+  if (cudaMalloc(&p, sizeof(T) * v.size()) != cudaSuccess
+      || cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+  {
+    std::fprintf(stderr, "CUTLASS grouped: could not copy %zu group entries to the device\n", v.size());
+    std::exit(1);
+  }
+  return p;
+}
+} // namespace
+
+struct grouped::state
+{
+  using kernel  = built_grouped::kernel;
+  using adapter = built_grouped::adapter;
+  using shape   = built_grouped::problem::UnderlyingProblemShape;
+  using stride_a = typename kernel::InternalStrideA;
+  using stride_b = typename kernel::InternalStrideB;
+  using stride_d = typename kernel::InternalStrideD;
+
+  std::vector<shape> host_shapes;
+  shape* shapes = nullptr;
+  const element** a = nullptr;
+  const element** b = nullptr;
+  element** d = nullptr;
+  stride_a* sa = nullptr;
+  stride_b* sb = nullptr;
+  stride_d* sd = nullptr;
+  void* workspace = nullptr;
+  typename adapter::Arguments args{};
+  adapter op;
+  bool ready = false;
+};
+
+grouped::grouped(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, const std::vector<int>& ms, int n,
+                 int k)
+    : s_(std::make_unique<state>())
+{
+  std::vector<const element*> pa, pb;
+  std::vector<element*> pd;
+  std::vector<state::stride_a> sa;
+  std::vector<state::stride_b> sb;
+  std::vector<state::stride_d> sd;
+  std::size_t first = 0;
+  for (std::size_t g = 0; g < ms.size(); first += ms[g++])
+  {
+    if (ms[g] == 0)
+    {
+      continue;
+    }
+    s_->host_shapes.push_back({ms[g], n, k});
+    pa.push_back(reinterpret_cast<const element*>(a) + first * k);
+    pb.push_back(reinterpret_cast<const element*>(b) + g * std::size_t(n) * k);
+    pd.push_back(reinterpret_cast<element*>(d) + first * n);
+    sa.push_back(packed<state::stride_a>(k));
+    sb.push_back(packed<state::stride_b>(k));
+    sd.push_back(packed<state::stride_d>(n));
+  }
+  s_->shapes = to_device(s_->host_shapes);
+  s_->a      = to_device(pa);
+  s_->b      = to_device(pb);
+  s_->d      = to_device(pd);
+  s_->sa     = to_device(sa);
+  s_->sb     = to_device(sb);
+  s_->sd     = to_device(sd);
+  const int groups = static_cast<int>(s_->host_shapes.size());
+  cutlass::KernelHardwareInfo hw = cutlass::KernelHardwareInfo::make_kernel_hardware_info<state::kernel>(0);
+  s_->args = {cutlass::gemm::GemmUniversalMode::kGrouped,
+              {groups, s_->shapes, s_->host_shapes.data()},
+              {s_->a, s_->sa, s_->b, s_->sb},
+              {{}, nullptr, nullptr, s_->d, s_->sd},
+              hw};
+  s_->args.epilogue.thread.alpha = 1.f;
+  s_->args.epilogue.thread.beta  = 0.f;
+  if (s_->op.can_implement(s_->args) != cutlass::Status::kSuccess)
+  {
+    std::fprintf(stderr, "CUTLASS refuses the grouped problem (%d groups)\n", groups);
+    return;
+  }
+  if (cudaMalloc(&s_->workspace, std::max<std::size_t>(1, state::adapter::get_workspace_size(s_->args))) != cudaSuccess
+      || s_->op.initialize(s_->args, s_->workspace) != cutlass::Status::kSuccess)
+  {
+    std::fprintf(stderr, "CUTLASS could not initialise the grouped problem (%d groups)\n", groups);
+    return;
+  }
+  s_->ready = true;
+}
+
+grouped::~grouped()
+{
+  for (void* p : {static_cast<void*>(s_->shapes), static_cast<void*>(s_->a), static_cast<void*>(s_->b),
+                  static_cast<void*>(s_->d), static_cast<void*>(s_->sa), static_cast<void*>(s_->sb),
+                  static_cast<void*>(s_->sd), s_->workspace})
+  {
+    cudaFree(p);
+  }
+}
+
+bool grouped::run(cudaStream_t stream)
+{
+  if (!s_->ready || s_->op.run(stream) != cutlass::Status::kSuccess)
+  {
+    std::fprintf(stderr, "CUTLASS failed to launch the grouped problem\n");
+    return false;
+  }
+  return true;
 }
 
 template bool run<1>(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, void*, std::size_t,

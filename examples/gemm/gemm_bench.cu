@@ -9,7 +9,8 @@
 // fraction of the GPU's dense bf16 peak, the ratio to CUTLASS and to cuBLAS, and the largest error
 // against cuBLAS. Then grouped GEMMs of a mixture of experts' layer (16384 routed tokens, N = 2048,
 // K = 7168; 64 and 128 experts; token counts drawn from a Zipf law of exponent 1.2, and uniformly,
-// the balance a router's auxiliary loss aims at) against one cuBLAS call per group.
+// the balance a router's auxiliary loss aims at) against CUTLASS's grouped GEMM (its pointer-array
+// cooperative kernel) and one cuBLAS call per group.
 #include "cutlass_baseline.h"
 #include "gemm.h"
 
@@ -241,6 +242,21 @@ void grouped_rows(double peak)
       std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %11s  (largest group %d rows)\n", shape, "cuBLAS per group",
                   flops / t_cublas / 1e9, 100.0 * flops / t_cublas / 1e-3 / peak, "", 1.0, "",
                   *std::max_element(ms.begin(), ms.end()));
+      gemm::cutlass_baseline::grouped cutlass_grouped(reinterpret_cast<const __nv_bfloat16*>(a),
+                                                      reinterpret_cast<const __nv_bfloat16*>(b),
+                                                      reinterpret_cast<__nv_bfloat16*>(d), ms, n, k);
+      check_cuda(cudaMemset(d, 0xff, sizeof(gemm::bf16) * tokens * n), "poison D");
+      const bool cutlass_ran = cutlass_grouped.run();
+      check_cuda(cudaDeviceSynchronize(), "CUTLASS grouped");
+      double t_cutlass = 0;
+      if (cutlass_ran)
+      {
+        const error e = compare(d, ref, std::size_t(tokens) * n);
+        t_cutlass     = time_it([&] { cutlass_grouped.run(); });
+        std::printf("%-22s %-16s %9.1f %7.1f%% %9.3fx %9.3fx %9.2e%s\n", shape, "CUTLASS grouped",
+                    flops / t_cutlass / 1e9, 100.0 * flops / t_cutlass / 1e-3 / peak, 1.0, t_cublas / t_cutlass,
+                    e.worst, e.beyond ? " BEYOND TOLERANCE" : "");
+      }
       const std::pair<const char*, std::function<void()>> rows[] = {{"ptxw static", [&] { stat.run(); }},
                                                                      {"ptxw dynamic", [&] { dyn.run(); }},
                                                                      {"ptxw static 2x1", [&] { stat2.run(); }},
@@ -252,8 +268,14 @@ void grouped_rows(double peak)
         check_cuda(cudaDeviceSynchronize(), name);
         const error e  = compare(d, ref, std::size_t(tokens) * n);
         const double ms_ = time_it(run);
+        char vs_cutlass[16] = "";
+        if (cutlass_ran)
+        {
+          std::snprintf(vs_cutlass, sizeof vs_cutlass, "%.3fx", t_cutlass / ms_);
+        }
         std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %9.2e%s\n", shape, name, flops / ms_ / 1e9,
-                    100.0 * flops / ms_ / 1e-3 / peak, "", t_cublas / ms_, e.worst, e.beyond ? " BEYOND TOLERANCE" : "");
+                    100.0 * flops / ms_ / 1e-3 / peak, vs_cutlass, t_cublas / ms_, e.worst,
+                    e.beyond ? " BEYOND TOLERANCE" : "");
       }
       cudaFree(a);
       cudaFree(b);
