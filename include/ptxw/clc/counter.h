@@ -34,7 +34,9 @@ namespace clc::detail {
 namespace claim = ::ptxw::detail::claim;
 
 template <>
-struct backend<counter_t> : software_decode
+struct backend<counter_t>
+    : software_decode
+    , table_gate<counter_t>
 {
   struct state
   {
@@ -58,15 +60,6 @@ struct backend<counter_t> : software_decode
   // Two arrivals complete a phase: the CTA's own request (which arms it, as expect_tx does on the
   // other backends: a CTA that never requests never completes, R5) and the delivery.
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 2;
-
-  template <class Receivers>
-  static constexpr bool supported = runs_here<counter_t, Receivers>;
-
-  template <class Receivers>
-  __host__ __device__ static constexpr bool check_target()
-  {
-    return check_table_target<counter_t, Receivers>();
-  }
 
   // No memory, no synchronisation: every thread works out the same launch prefix.
   template <class Receivers>
@@ -172,12 +165,17 @@ struct backend<counter_t> : software_decode
       return;
     }
     // Registers are allocated for the whole kernel, so whatever the loop keeps live across f() is
-    // held by every thread through the user's work, and fewer CTAs fit on an SM. So the loop keeps
-    // only the range it walks, [unit, end) in units of the grid (the launch prefix included; ~0u is
-    // this CTA's own block, walked first), the claim in flight and a buffer parity. The submitter's
-    // state lives in shared memory: the pace in s.batch (the typed API's batch, which a slot that
-    // this loop owns does not otherwise use), the size of the claim in the buffer it will be handed
-    // over in; the range's size and the indices left follow from [unit, end).
+    // held by every thread through the user's work, and fewer CTAs fit on an SM. So every thread
+    // keeps only the range it walks, [unit, end) in units of the grid (the launch prefix included;
+    // ~0u is this CTA's own block, walked first), the claim in flight and a buffer parity; the
+    // submitter's state (the pace, the launch's extent, the size of the claim in flight) is in
+    // shared memory, read and written by the submitter alone, and the range's size and the indices
+    // left follow from [unit, end).
+    __shared__ submitter_state own;
+    if (submit)
+    {
+      own = {claim::pace{}, launched_, stealable_, 1u};
+    }
     ::cuda::std::uint32_t unit   = prefix_ ? ~0u : 0u;
     ::cuda::std::uint32_t end    = 0u;
     ::cuda::std::uint32_t parity = 0; // the hand-over buffer of the claim in flight
@@ -188,16 +186,14 @@ struct backend<counter_t> : software_decode
       // until it is resolved below, after the walk.
       if (first_warp)
       {
-        ::cuda::std::uint32_t taken = 1u;
         if (submit)
         {
-          // The range about to be walked (own block: 0 - ~0u = 1 unit) and the indices left from its
+          // The range about to be walked (own block: 0 - ~0u = 1 unit), the indices left from its
           // first on.
-          const ::cuda::std::uint32_t left = unit == ~0u ? stealable_ : stealable_ + launched_ - unit;
-          taken     = s.batch.pace.size(end - unit, left, launched_, 32u);
-          buffer->w = taken; // no thread reads this buffer before the hand-over overwrites it
+          const ::cuda::std::uint32_t left = unit == ~0u ? own.stealable : own.stealable + own.launched - unit;
+          own.taken                        = own.pace.size(end - unit, left, own.launched, 32u);
         }
-        claim::issue(submit, st.cursor, taken, claim_);
+        claim::issue(submit, st.cursor, submit ? own.taken : 1u, claim_);
       }
       // Not unrolled: f is the user's work, inlined once here (and once for a whole-grid launch).
 #pragma unroll 1
@@ -223,9 +219,9 @@ struct backend<counter_t> : software_decode
       if (submit)
       {
         claim::use_after_work(claim_);
-        const claim::range r = claim::clipped(claim_, buffer->w, stealable_);
-        const uint4 handed   = {launched_ + static_cast<::cuda::std::uint32_t>(r.first),
-                                launched_ + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
+        const claim::range r = claim::clipped(claim_, own.taken, own.stealable);
+        const uint4 handed   = {own.launched + static_cast<::cuda::std::uint32_t>(r.first),
+                                own.launched + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
         if constexpr (is_cluster<Receivers>)
         {
           for (unsigned rank = 0; rank < cluster_size<Receivers>(); ++rank)
@@ -252,6 +248,15 @@ struct backend<counter_t> : software_decode
   }
 
 private:
+  // for_each()'s submitter between two claims (the CTA's, in shared memory).
+  struct submitter_state
+  {
+    claim::pace pace;
+    ::cuda::std::uint32_t launched; // launched_
+    ::cuda::std::uint32_t stealable; // stealable_
+    ::cuda::std::uint32_t taken; // indices the claim in flight asks for
+  };
+
   // Whether for_each_canceled_block was given a prologue (an empty one needs no barrier after it).
   template <class Prologue>
   static constexpr bool has_prologue =

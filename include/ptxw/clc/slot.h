@@ -45,7 +45,7 @@ using barrier_for = mbarrier<typename ::ptxw::detail::conditional<::ptxw::detail
                                                                  ptx::scope_cluster_t, ptx::scope_cta_t>::type>;
 
 // counter_t's batch, through the typed API: indices claimed from the counter and not handed out
-// yet, and the pace of the requests that sizes the next claim (for_each's loop keeps its pace here).
+// yet, and the pace of the requests that sizes the next claim.
 struct batch_state
 {
   ::cuda::std::uint32_t left; // indices still to hand out
