@@ -1,0 +1,384 @@
+// benchmarks/clc_for_each_real.cu: ptxw::for_each_canceled_block on counter_t against what a kernel
+// author writes by hand, on irregular real work, in the shape a new user writes it: 256-thread CTAs,
+// no launch bounds (the user's choice), and where the work has one a prologue that fills a
+// shared-memory table once per CTA.
+//   - power-law SpMV, y = A x (row lengths from a Pareto law, shape 1.2, scale 2, at most 4096):
+//     tiles of 64 rows a warp a row, and tiles of 256 rows a thread a row; the prologue copies the
+//     first 2048 entries of x into shared memory, which the rows read for those columns;
+//   - a Mandelbrot view (real_work/fractals.cuh, double precision), tiles of 16 x 16 pixels, a
+//     thread a pixel, no prologue.
+// Contenders: a plain launch (one CTA a tile, the prologue in each), grid-stride over the resident
+// grid, a hand-written atomicAdd queue over it (thread 0 claims the next tile before the current
+// one's work, handed over behind the barrier that ends it), and for_each_canceled_block on
+// counter_t (clc::scheduler::prepare's resident prefix). Each is timed in turn (best of the passes)
+// and every output is checked against the plain launch's. Printed: registers a thread and CTAs an
+// SM of each kernel, the best time, and ptxw's time over each other contender's.
+//
+// Checked mode follows the build (PTXW_CHECKED, ptxw/config.h: on unless NDEBUG); the CMake target
+// defines NDEBUG, and `nvcc -arch=sm_90a -std=c++17 -O3 -Iinclude` of this file alone measures
+// the default of a build without it.
+//
+//   ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]
+#include <ptxw/clc.h>
+#include <ptxw/host/clc.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "harness.h"
+#include "real_work/fractals.cuh"
+
+namespace {
+
+namespace clc = ptxw::clc;
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kHot     = 2048; // entries of x in shared memory
+
+struct Csr
+{
+  const unsigned* row_start;
+  const int* col;
+  const float* val;
+  const float* x;
+  float* y;
+  unsigned rows;
+
+  static constexpr bool has_prologue = true;
+  __device__ void prologue(float* hot) const
+  {
+    for (unsigned i = threadIdx.x; i < kHot; i += kThreads)
+    {
+      hot[i] = x[i];
+    }
+  }
+  __device__ float x_at(const float* hot, int c) const
+  {
+    return c < static_cast<int>(kHot) ? hot[c] : __ldg(&x[c]);
+  }
+};
+
+// Tiles of 64 rows, a warp a row (8 rows a warp).
+struct CsrWarpRows : Csr
+{
+  static constexpr unsigned tile_rows = 64;
+  __device__ void operator()(const float* hot, unsigned t) const
+  {
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned k = threadIdx.x / 32; k < tile_rows; k += kThreads / 32)
+    {
+      const unsigned row = t * tile_rows + k;
+      if (row >= rows)
+      {
+        return;
+      }
+      float sum = 0.f;
+      for (unsigned j = row_start[row] + lane; j < row_start[row + 1]; j += 32)
+      {
+        sum += val[j] * x_at(hot, col[j]);
+      }
+      for (int off = 16; off > 0; off /= 2)
+      {
+        sum += __shfl_xor_sync(0xffffffffu, sum, off);
+      }
+      if (lane == 0)
+      {
+        y[row] = sum;
+      }
+    }
+  }
+};
+
+// Tiles of 256 rows, a thread a row.
+struct CsrThreadRows : Csr
+{
+  static constexpr unsigned tile_rows = kThreads;
+  __device__ void operator()(const float* hot, unsigned t) const
+  {
+    const unsigned row = t * tile_rows + threadIdx.x;
+    if (row >= rows)
+    {
+      return;
+    }
+    float sum = 0.f;
+    for (unsigned j = row_start[row]; j < row_start[row + 1]; ++j)
+    {
+      sum = fmaf(val[j], x_at(hot, col[j]), sum);
+    }
+    y[row] = sum;
+  }
+};
+
+// Tiles of 16 x 16 pixels, tiles row by row; out[i] += iterations + 1 (a pixel skipped stays 0).
+struct Mandel
+{
+  real_work::escape_time e;
+  unsigned tiles_x;
+
+  static constexpr bool has_prologue = false;
+  __device__ void operator()(const float*, unsigned t) const
+  {
+    const unsigned tx = t % tiles_x, ty = t / tiles_x;
+    const unsigned px = tx * 16 + threadIdx.x % 16, py = ty * 16 + threadIdx.x / 16;
+    const int i       = static_cast<int>((py << e.width_log2) | px);
+    e.out[i] += e.iterations(i) + 1u;
+  }
+};
+
+// ---- the contenders ----
+
+template <class Work>
+__global__ void plain(Work work)
+{
+  __shared__ float hot[kHot];
+  if constexpr (Work::has_prologue)
+  {
+    work.prologue(hot);
+    __syncthreads();
+  }
+  work(hot, blockIdx.x);
+}
+
+template <class Work>
+__global__ void grid_stride(Work work, unsigned tiles)
+{
+  __shared__ float hot[kHot];
+  if constexpr (Work::has_prologue)
+  {
+    work.prologue(hot);
+    __syncthreads();
+  }
+  for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
+  {
+    work(hot, t);
+  }
+}
+
+template <class Work>
+__global__ void queue(Work work, unsigned tiles, unsigned* counter)
+{
+  __shared__ float hot[kHot];
+  __shared__ unsigned next[2];
+  if constexpr (Work::has_prologue)
+  {
+    work.prologue(hot);
+    __syncthreads();
+  }
+  unsigned t = blockIdx.x;
+  for (unsigned k = 0; t < tiles; k ^= 1)
+  {
+    if (threadIdx.x == 0)
+    {
+      next[k] = gridDim.x + atomicAdd(counter, 1u);
+    }
+    work(hot, t);
+    __syncthreads();
+    t = next[k];
+  }
+}
+
+template <class Work>
+__global__ void steal(Work work, clc::context<clc::counter_t> ctx)
+{
+  __shared__ float hot[kHot];
+  if constexpr (Work::has_prologue)
+  {
+    ptxw::for_each_canceled_block<1>(ctx, [&] { work.prologue(hot); }, [&](dim3 b) { work(hot, b.x); });
+  }
+  else
+  {
+    ptxw::for_each_canceled_block<1>(ctx, [&](dim3 b) { work(hot, b.x); });
+  }
+}
+
+// ---- the comparison ----
+
+struct Options
+{
+  long long rows_log2  = 22;
+  long long image_log2 = 12;
+  long long view       = 0;
+  long long passes     = 7;
+};
+
+struct KernelShape
+{
+  int regs;
+  int per_sm;
+};
+
+template <class Kernel>
+KernelShape shape(Kernel kernel)
+{
+  cudaFuncAttributes a{};
+  PTXW_BENCH_CHECK(cudaFuncGetAttributes(&a, kernel));
+  int per_sm = 0;
+  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  return {a.numRegs, per_sm};
+}
+
+class Bench
+{
+  Options o_;
+  int sms_ = 0;
+  clc::scheduler sched_;
+  ptxw_bench::event_timer timer_;
+  ptxw_bench::device_array<unsigned> counter_;
+
+public:
+  explicit Bench(const Options& o)
+      : o_(o)
+  {}
+
+  // Times the four contenders on `work` over `tiles` tiles and checks their outputs against the
+  // plain launch's. output(): the output on the host; clear(): what a run starts from.
+  template <class Work, class Output, class Clear>
+  int compare(const char* title, const Work& work, unsigned tiles, Output output, Clear clear)
+  {
+    auto k_plain = plain<Work>;
+    auto k_grid  = grid_stride<Work>;
+    auto k_queue = queue<Work>;
+    auto k_steal = steal<Work>;
+    const KernelShape shapes[] = {shape(k_plain), shape(k_grid), shape(k_queue), shape(k_steal)};
+    auto resident              = [&](const KernelShape& s) { return std::min<unsigned>(tiles, sms_ * s.per_sm); };
+
+    auto run_plain = [&] { k_plain<<<tiles, kThreads>>>(work); };
+    auto run_grid  = [&] { k_grid<<<resident(shapes[1]), kThreads>>>(work, tiles); };
+    auto run_queue = [&] {
+      PTXW_BENCH_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned)));
+      k_queue<<<resident(shapes[2]), kThreads>>>(work, tiles, counter_.get());
+    };
+    auto run_steal = [&] {
+      auto l = sched_.prepare(k_steal, dim3(tiles), dim3(kThreads));
+      k_steal<<<l.grid, kThreads>>>(work, l.ctx);
+    };
+    clear();
+    run_plain();
+    PTXW_BENCH_CHECK(cudaDeviceSynchronize());
+    const auto expected = output();
+    int wrong           = 0;
+    auto check          = [&](const char* name, auto run) {
+      clear();
+      run();
+      PTXW_BENCH_CHECK(cudaGetLastError());
+      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
+      if (output() != expected)
+      {
+        std::printf("%s: %s: the output differs from the plain launch's\n", title, name);
+        wrong = 1;
+      }
+    };
+    check("grid-stride", run_grid);
+    check("atomicAdd queue", run_queue);
+    check("for_each_canceled_block", run_steal);
+
+    auto timed = [&](auto run) { return [&, run] { return timer_.us(run); }; };
+    const auto best = ptxw_bench::best_in_turn<double>(static_cast<int>(o_.passes), timed(run_plain), timed(run_grid),
+                                                       timed(run_queue), timed(run_steal));
+    const char* names[] = {"plain launch", "grid-stride", "atomicAdd queue", "for_each_canceled_block counter_t"};
+    std::printf("%s (checked mode %s)\n", title, PTXW_CHECKED ? "on" : "off");
+    std::printf("%-34s %5s %8s %10s %16s\n", "contender", "regs", "CTAs/SM", "best us", "ptxw / this");
+    for (int i = 0; i < 4; ++i)
+    {
+      std::printf("%-34s %5d %8d %10.1f %16.3f\n", names[i], shapes[i].regs, shapes[i].per_sm, best[i],
+                  best[3] / best[i]);
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+    return wrong;
+  }
+
+  int spmv()
+  {
+    const unsigned rows = 1u << o_.rows_log2;
+    std::vector<unsigned> row_start(rows + 1, 0);
+    unsigned long long s = 88172645463325252ull;
+    auto next            = [&] {
+      s ^= s << 13;
+      s ^= s >> 7;
+      s ^= s << 17;
+      return s;
+    };
+    for (unsigned r = 0; r < rows; ++r)
+    {
+      const double u   = (static_cast<double>(next() >> 11) + 1.0) / 9007199254740993.0;
+      const double len = std::floor(2.0 * std::pow(u, -1.0 / 1.2));
+      row_start[r + 1] = row_start[r] + static_cast<unsigned>(len < 4096.0 ? len : 4096.0);
+    }
+    const unsigned nnz = row_start[rows];
+    std::vector<int> col(nnz);
+    std::vector<float> val(nnz), x(rows);
+    for (unsigned j = 0; j < nnz; ++j)
+    {
+      col[j] = static_cast<int>(next() % rows);
+      val[j] = static_cast<float>(next() % 1000) / 1000.f;
+    }
+    for (auto& v : x)
+    {
+      v = static_cast<float>(next() % 1000) / 1000.f;
+    }
+    ptxw_bench::device_array<unsigned> d_row_start;
+    ptxw_bench::device_array<int> d_col;
+    ptxw_bench::device_array<float> d_val, d_x, d_y;
+    d_row_start.upload(row_start);
+    d_col.upload(col);
+    d_val.upload(val);
+    d_x.upload(x);
+    d_y.reserve(rows);
+    const Csr m{d_row_start.get(), d_col.get(), d_val.get(), d_x.get(), d_y.get(), rows};
+    const auto output = [&] { return ptxw_bench::download(d_y.get(), rows); };
+    // A row that no run wrote keeps the NaNs of 0xff bytes, and differs from the reference.
+    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_y.get(), 0xff, rows * sizeof(float))); };
+    char title[200];
+    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, tiles of 64 rows, a warp a row", rows,
+                  nnz);
+    int wrong = compare(title, CsrWarpRows{m}, (rows + 63) / 64, output, clear);
+    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, tiles of 256 rows, a thread a row",
+                  rows, nnz);
+    return compare(title, CsrThreadRows{m}, (rows + kThreads - 1) / kThreads, output, clear) | wrong;
+  }
+
+  int mandelbrot()
+  {
+    const real_work::fractal_view& v = real_work::fractal_views[o_.view];
+    const unsigned side              = 1u << o_.image_log2;
+    const unsigned tiles_x           = side / 16;
+    const std::size_t pixels         = std::size_t{side} * side;
+    ptxw_bench::device_array<unsigned> d_out;
+    d_out.reserve(pixels);
+    Mandel f{real_work::make_escape_time(v, static_cast<int>(2 * o_.image_log2)), tiles_x};
+    f.e.out           = d_out.get();
+    const auto output = [&] { return ptxw_bench::download(d_out.get(), pixels); };
+    const auto clear  = [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); };
+    char title[256];
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, tiles of 16 x 16, a thread a pixel", v.title, side, side);
+    return compare(title, f, tiles_x * tiles_x, output, clear);
+  }
+
+  int run()
+  {
+    PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
+    counter_.reserve(1);
+    const int wrong = spmv();
+    return mandelbrot() | wrong;
+  }
+};
+
+bool option(Options& o, int& i, int argc, char** argv)
+{
+  constexpr long long views = sizeof(real_work::fractal_views) / sizeof(real_work::fractal_views[0]);
+  return ptxw_bench::int_option(argc, argv, i, "--rows-log2", 12, 26, o.rows_log2)
+      || ptxw_bench::int_option(argc, argv, i, "--image-log2", 6, 14, o.image_log2)
+      || ptxw_bench::int_option(argc, argv, i, "--view", 0, views - 1, o.view)
+      || ptxw_bench::int_option(argc, argv, i, "--passes", 1, 100, o.passes);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return ptxw_bench::run_main<Bench, Options>(
+    argc, argv, "ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]",
+    [&](Options& o, int& i) { return option(o, i, argc, argv); });
+}
