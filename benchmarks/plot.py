@@ -3,6 +3,7 @@
 
     device_for_each   ptxw_bench_device_for_each's output, as SVG
     device_real_work  the CSV of ptxw_bench_device_real_work --out, as SVG (needs matplotlib)
+    gemm              the CSV of ptxw_gemm_bench --timeline (examples/gemm), as SVG
     octree            the CSV of ptxw_bench_octree --csv or --timeline, as SVG
     scheduling        the folder of ptxw_bench_scheduling --out: per-SM timelines, as PNG
 
@@ -12,7 +13,7 @@ import importlib
 import sys
 from pathlib import Path
 
-PROGRAMS = ("device_for_each", "device_real_work", "octree", "scheduling")
+PROGRAMS = ("device_for_each", "device_real_work", "gemm", "octree", "scheduling")
 
 
 def main(argv):

@@ -106,7 +106,7 @@ auto make_params(const grouped_problem& pr, const int* rows, int m)
   auto tma_b   = make_tma_atom(load_b{}, mB, smem_layout_b{}(_, _, 0), make_shape(tile_n{}, tile_k{}), Int<ClusterM>{});
   auto tma_d = make_tma_atom(SM90_TMA_STORE{}, mD, smem_layout_store{}, make_shape(half_m{}, store_n{}));
   return params<decltype(tma_a), decltype(tma_b), decltype(tma_d)>{tma_a, tma_b, tma_d, pr.d, rows,
-                                                                   m, pr.n, pr.k, groups};
+                                                                   m, pr.n, pr.k, groups, tile_trace{}};
 }
 template <int ClusterM>
 using params_type = decltype(make_params<ClusterM>(grouped_problem{}, nullptr, 0));
@@ -183,6 +183,13 @@ public:
   const ptxw::clc::tile_scheduler& scheduler() const noexcept
   {
     return tiles_;
+  }
+
+  // Record when each tile starts into `trace` on the following runs (gemm_kernel.h's tile_trace);
+  // a default tile_trace turns it off.
+  void trace(const tile_trace& trace) noexcept
+  {
+    params_.trace = trace;
   }
 
   // D = A * B^T for every group, on `stream`. The dynamic policy prepares its scheduler for each

@@ -4,6 +4,7 @@
 //
 //   ptxw_gemm_bench                  the issue's shapes: M=N=K in {2048, 4096, 8192}, M in {128, 1024} with N=K=8192
 //   ptxw_gemm_bench M N K [M N K...] other shapes
+//   ptxw_gemm_bench --timeline FILE  when each SM ran which tile of one skewed grouped case, as CSV
 //
 // Prints, per shape and kernel, the best of 5 timings of 20 back-to-back launches in TFLOP/s, the
 // fraction of the GPU's dense bf16 peak, the ratio to CUTLASS and to cuBLAS, and the largest error
@@ -23,6 +24,7 @@
 #include <cstdlib>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -286,10 +288,78 @@ void grouped_rows(double peak)
   cublasDestroy(h);
 }
 
+// The per-SM timeline of one skewed grouped case (64 experts, Zipf 1.2, as grouped_rows) under each
+// policy, after a warm-up run: CSV rows "policy,sm,group,ns" (gemm_kernel.h's tile_event, ns from the
+// first event of the run), for benchmarks/plot.py gemm.
+int write_timeline(const char* path)
+{
+  constexpr int tokens = 16384, n = 2048, k = 7168, experts = 64;
+  const std::vector<int> ms = routing(experts, tokens, 1.2, 7);
+  gemm::bf16 *a, *b, *d;
+  check_cuda(cudaMalloc(&a, sizeof(gemm::bf16) * tokens * k), "A");
+  check_cuda(cudaMalloc(&b, sizeof(gemm::bf16) * std::size_t(experts) * n * k), "B");
+  check_cuda(cudaMalloc(&d, sizeof(gemm::bf16) * tokens * n), "D");
+  fill<<<1024, 256>>>(a, std::size_t(tokens) * k, 1);
+  fill<<<1024, 256>>>(b, std::size_t(experts) * n * k, 2);
+  constexpr unsigned capacity = 1u << 16;
+  gemm::tile_event* events;
+  unsigned* count;
+  check_cuda(cudaMalloc(&events, sizeof(gemm::tile_event) * capacity), "events");
+  check_cuda(cudaMalloc(&count, sizeof(unsigned)), "event count");
+  std::FILE* out = std::fopen(path, "w");
+  if (out == nullptr)
+  {
+    std::fprintf(stderr, "cannot write %s\n", path);
+    return 1;
+  }
+  std::fprintf(out, "policy,sm,group,ns\n");
+  auto trace = [&](const char* policy, auto& g) {
+    g.run();
+    check_cuda(cudaMemset(count, 0, sizeof(unsigned)), "event count");
+    g.trace({events, count, capacity});
+    g.run();
+    check_cuda(cudaDeviceSynchronize(), policy);
+    unsigned n_events = 0;
+    check_cuda(cudaMemcpy(&n_events, count, sizeof n_events, cudaMemcpyDeviceToHost), "event count");
+    if (n_events > capacity)
+    {
+      std::fprintf(stderr, "%s: %u events, room for %u\n", policy, n_events, capacity);
+      std::exit(1);
+    }
+    std::vector<gemm::tile_event> host(n_events);
+    check_cuda(cudaMemcpy(host.data(), events, sizeof(gemm::tile_event) * n_events, cudaMemcpyDeviceToHost), "events");
+    unsigned long long first = ~0ull;
+    for (const auto& e : host)
+    {
+      first = std::min(first, e.ns);
+    }
+    for (const auto& e : host)
+    {
+      std::fprintf(out, "%s,%u,%d,%llu\n", policy, e.sm, e.group == ~0u ? -1 : int(e.group), e.ns - first);
+    }
+  };
+  gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k});
+  gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k});
+  trace("static", stat);
+  trace("dynamic", dyn);
+  std::fclose(out);
+  for (void* q : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(d), static_cast<void*>(events),
+                  static_cast<void*>(count)})
+  {
+    cudaFree(q);
+  }
+  std::printf("wrote %s\n", path);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+  if (argc == 3 && std::string(argv[1]) == "--timeline")
+  {
+    return write_timeline(argv[2]);
+  }
   std::vector<int> dims = {2048, 2048, 2048, 4096, 4096, 4096, 8192, 8192, 8192, 128, 8192, 8192, 1024, 8192, 8192};
   if (argc > 1)
   {
@@ -300,7 +370,7 @@ int main(int argc, char** argv)
     }
     if (dims.size() % 3 != 0)
     {
-      std::fprintf(stderr, "usage: %s [M N K]...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [M N K]... | --timeline FILE.csv\n", argv[0]);
       return 2;
     }
   }

@@ -84,6 +84,35 @@ struct shared_storage
 // The TMA descriptors the host built (gemm.h), by value in the kernel parameters: A over all
 // groups' rows (M x K), B over every group's (N x K x groups), D over all rows (M x N); rows[g] is
 // group g's first row (groups + 1 prefix sums, in global memory).
+// When each CTA's consumers took each tile, for a per-SM timeline (gemm_bench --timeline): one event
+// a tile (its group) and one when the CTA's consumers are done (group ~0u); a tile lasts until the
+// CTA's next event. Off (events == nullptr) unless a caller asks for it; events past the capacity
+// are counted and dropped.
+struct tile_event
+{
+  unsigned sm;
+  unsigned group;
+  unsigned long long ns; // %globaltimer
+};
+struct tile_trace
+{
+  tile_event* events = nullptr;
+  unsigned* count    = nullptr;
+  unsigned capacity  = 0;
+
+  __device__ void record(unsigned group) const
+  {
+    if (events != nullptr)
+    {
+      const unsigned i = atomicAdd(count, 1u);
+      if (i < capacity)
+      {
+        events[i] = {cuda::ptx::get_sreg_smid(), group, cuda::ptx::get_sreg_globaltimer()};
+      }
+    }
+  }
+};
+
 template <class TmaA, class TmaB, class TmaD>
 struct params
 {
@@ -93,6 +122,7 @@ struct params
   bf16* d;
   const int* rows;
   int m, n, k, groups;
+  tile_trace trace;
 };
 
 // Named barriers 1 and 2: the 128 threads of consumer warpgroup 1 and 2 (0 is __syncthreads').
@@ -196,8 +226,13 @@ __global__ void __launch_bounds__(config::threads, 1)
     Tensor tDcD   = half_mma{}.get_thread_slice(ct % 128).partition_C(make_identity_tensor(make_shape(half_m{}, tile_n{})));
     const bool storer = ct % 128 == 0;
 
+    const bool tracer = ct == 0;
     while (auto t = role.next())
     {
+      if (tracer)
+      {
+        p.trace.record(t->problem);
+      }
       // The group's rows, loaded before the mainloop hides their latency.
       const int first = p.rows[t->problem];
       const int end   = p.rows[t->problem + 1];
@@ -287,6 +322,10 @@ __global__ void __launch_bounds__(config::threads, 1)
     if (storer)
     {
       tma_store_wait<0>(); // the last store has read shared memory before the CTA exits
+    }
+    if (tracer)
+    {
+      p.trace.record(~0u);
     }
   }
   if constexpr (ClusterM > 1)

@@ -1,0 +1,77 @@
+"""Draws the CSV of ptxw_gemm_bench --timeline FILE as SVG: which tile each SM's CTA ran, and when.
+
+    benchmarks/plot.py gemm timeline.csv timeline.svg
+
+One panel per scheduling policy, on one time scale: a lane per SM, a bar per tile from the moment
+its consumers took it to the moment they took the next one (or finished), coloured by the tile's
+group (consecutive tiles of one group make one bar); white where an SM's consumers had no tile. Each panel's title gives the time from the first
+tile to the last SM's end, and how much of it the SMs spent on tiles.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+from svg import COLOURS, Svg
+
+
+def read(path):
+    """{policy: {sm: [(ns, group), ...] in time order}}; group -1 is a CTA's end."""
+    runs = defaultdict(lambda: defaultdict(list))
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            runs[r["policy"]][int(r["sm"])].append((int(r["ns"]), int(r["group"])))
+    if not runs:
+        sys.exit(f"gemm plot: no events in {path}")
+    for sms in runs.values():
+        for events in sms.values():
+            events.sort()
+    return runs
+
+
+def spans(events):
+    """(start, end, group) of each tile of one SM: until the SM's next event."""
+    return [(t, t_next, g) for (t, g), (t_next, _) in zip(events, events[1:]) if g >= 0]
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit(__doc__)
+    runs = read(argv[1])
+    sms = max(sm for by_sm in runs.values() for sm in by_sm) + 1
+    t_max = max(t for by_sm in runs.values() for events in by_sm.values() for t, _ in events)
+    pw, lane, top_pad = 1100, 3, 34
+    ph = sms * lane + top_pad + 30
+    svg = Svg(pw + 20, len(runs) * ph + 40)
+    svg.add("<style>rect{shape-rendering:crispEdges}</style>")
+    x0, width = 60, pw - 70
+    xs = lambda t: x0 + t / t_max * width  # noqa: E731
+    for k, (policy, by_sm) in enumerate(runs.items()):
+        y0 = 30 + k * ph
+        end = max(events[-1][0] for events in by_sm.values())
+        busy = sum(e - s for events in by_sm.values() for s, e, _ in spans(events))
+        tiles = sum(len(spans(events)) for events in by_sm.values())
+        svg.text(x0, y0 + 12, f"{policy} policy: {tiles} tiles, {end / 1000:.1f} us from the first tile to the "
+                 f"last SM's end, SMs busy {100 * busy / (end * sms):.0f}% of it", 12)
+        for sm, events in by_sm.items():
+            # consecutive tiles of one group are drawn as one bar
+            bars = []
+            for s, e, g in spans(events):
+                if bars and bars[-1][2] == g and bars[-1][1] == s:
+                    bars[-1][1] = e
+                else:
+                    bars.append([s, e, g])
+            for s, e, g in bars:
+                svg.rect(xs(s), y0 + top_pad + sm * lane, max(xs(e) - xs(s) - 0.5, 0.3), lane - 0.5,
+                         COLOURS[g % len(COLOURS)])
+        bottom = y0 + top_pad + sms * lane
+        svg.line(x0, bottom, x0 + width, bottom)
+        step = 10 ** math.floor(math.log10(t_max / 4))
+        for i in range(0, int(t_max / step) + 1):
+            x = xs(i * step)
+            svg.line(x, bottom, x, bottom + 4)
+            svg.text(x, bottom + 15, f"{i * step / 1000:g}", 9, "middle")
+        svg.text(x0 - 8, y0 + top_pad + sms * lane / 2, "SM", 10, "middle", rotate=-90)
+        svg.text(x0 + width, bottom + 26, "us", 10, "end")
+    svg.text(10, 18, "Grouped GEMM, 64 experts, Zipf 1.2 token counts: each SM's tiles, coloured by group", 13)
+    svg.save(argv[2])
