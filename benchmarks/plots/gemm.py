@@ -8,7 +8,6 @@ group (consecutive tiles of one group make one bar); white where an SM's consume
 tile to the last SM's end, and how much of it the SMs spent on tiles.
 """
 import csv
-import math
 import sys
 from collections import defaultdict
 
@@ -64,14 +63,6 @@ def main(argv):
             for s, e, g in bars:
                 svg.rect(xs(s), y0 + top_pad + sm * lane, max(xs(e) - xs(s) - 0.5, 0.3), lane - 0.5,
                          COLOURS[g % len(COLOURS)])
-        bottom = y0 + top_pad + sms * lane
-        svg.line(x0, bottom, x0 + width, bottom)
-        step = 10 ** math.floor(math.log10(t_max / 4))
-        for i in range(0, int(t_max / step) + 1):
-            x = xs(i * step)
-            svg.line(x, bottom, x, bottom + 4)
-            svg.text(x, bottom + 15, f"{i * step / 1000:g}", 9, "middle")
-        svg.text(x0 - 8, y0 + top_pad + sms * lane / 2, "SM", 10, "middle", rotate=-90)
-        svg.text(x0 + width, bottom + 26, "us", 10, "end")
+        svg.lanes_axis(x0, width, y0 + top_pad, sms * lane, t_max, "us")
     svg.text(10, 18, "Grouped GEMM, 64 experts, Zipf 1.2 token counts: each SM's tiles, coloured by group", 13)
     svg.save(argv[2])

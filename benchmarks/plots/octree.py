@@ -178,15 +178,7 @@ def timelines(path, out):
             last[key] = [r["kind"], x1, x2]
         for key, prev in last.items():
             svg.rect(prev[1], y0 + top_pad + key * lane, max(prev[2] - prev[1], 0.3), lane, KIND_COLOURS[prev[0]])
-        bottom = y0 + top_pad + sms * lane
-        svg.line(x0, bottom, x0 + width, bottom)
-        step = 10 ** math.floor(math.log10(t_max / 4))
-        for i in range(0, int(t_max / step) + 1):
-            x = xs(i * step)
-            svg.line(x, bottom, x, bottom + 4)
-            svg.text(x, bottom + 15, f"{i * step / 1000:g}", 9, "middle")
-        svg.text(x0 - 8, y0 + top_pad + sms * lane / 2, "SM", 10, "middle", rotate=-90)
-        svg.text(x0 + width, bottom + 26, "ms", 10, "end")
+        svg.lanes_axis(x0, width, y0 + top_pad, sms * lane, t_max, "ms")
     ly = 30 + len(panels) * ph + 10
     for i, (kind, colour) in enumerate(KIND_COLOURS.items()):
         svg.rect(60 + i * 160, ly - 9, 10, 10, colour)
