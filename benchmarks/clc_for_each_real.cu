@@ -2,8 +2,8 @@
 // author writes by hand, on irregular real work, in the shape a new user writes it: 256-thread CTAs,
 // no launch bounds (the user's choice), and where the work has one a prologue that fills a
 // shared-memory table once per CTA.
-//   - power-law SpMV, y = A x (row lengths from a Pareto law, shape 1.2, scale 2, at most 4096):
-//     tiles of 64 rows a warp a row, and tiles of 256 rows a thread a row; the prologue copies the
+//   - power-law SpMV, y = A x (real_work/pareto_csr.cuh: row lengths from a Pareto law, at most
+//     4096): tiles of 64 rows a warp a row, and tiles of 256 rows a thread a row; the prologue copies the
 //     first 2048 entries of x into shared memory, which the rows read for those columns;
 //   - a Mandelbrot view (real_work/fractals.cuh, double precision), tiles of 16 x 16 pixels, a
 //     thread a pixel, no prologue.
@@ -22,12 +22,11 @@
 #include <ptxw/clc.h>
 #include <ptxw/host/clc.h>
 
-#include <cmath>
 #include <cstdio>
-#include <vector>
 
 #include "harness.h"
 #include "real_work/fractals.cuh"
+#include "real_work/pareto_csr.cuh"
 
 namespace {
 
@@ -202,22 +201,6 @@ struct Options
   long long passes     = 7;
 };
 
-struct KernelShape
-{
-  int regs;
-  int per_sm;
-};
-
-template <class Kernel>
-KernelShape shape(Kernel kernel)
-{
-  cudaFuncAttributes a{};
-  PTXW_BENCH_CHECK(cudaFuncGetAttributes(&a, kernel));
-  int per_sm = 0;
-  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
-  return {a.numRegs, per_sm};
-}
-
 class Bench
 {
   Options o_;
@@ -240,8 +223,10 @@ public:
     auto k_grid  = grid_stride<Work>;
     auto k_queue = queue<Work>;
     auto k_steal = steal<Work>;
-    const KernelShape shapes[] = {shape(k_plain), shape(k_grid), shape(k_queue), shape(k_steal)};
-    auto resident              = [&](const KernelShape& s) { return std::min<unsigned>(tiles, sms_ * s.per_sm); };
+    using ptxw_bench::shape_of;
+    const ptxw_bench::kernel_shape shapes[] = {shape_of(k_plain, kThreads), shape_of(k_grid, kThreads),
+                                               shape_of(k_queue, kThreads), shape_of(k_steal, kThreads)};
+    auto resident = [&](const ptxw_bench::kernel_shape& s) { return std::min<unsigned>(tiles, sms_ * s.per_sm); };
 
     auto run_plain = [&] { k_plain<<<tiles, kThreads>>>(work); };
     auto run_grid  = [&] { k_grid<<<resident(shapes[1]), kThreads>>>(work, tiles); };
@@ -291,52 +276,17 @@ public:
 
   int spmv()
   {
-    const unsigned rows = 1u << o_.rows_log2;
-    std::vector<unsigned> row_start(rows + 1, 0);
-    unsigned long long s = 88172645463325252ull;
-    auto next            = [&] {
-      s ^= s << 13;
-      s ^= s >> 7;
-      s ^= s << 17;
-      return s;
-    };
-    for (unsigned r = 0; r < rows; ++r)
-    {
-      const double u   = (static_cast<double>(next() >> 11) + 1.0) / 9007199254740993.0;
-      const double len = std::floor(2.0 * std::pow(u, -1.0 / 1.2));
-      row_start[r + 1] = row_start[r] + static_cast<unsigned>(len < 4096.0 ? len : 4096.0);
-    }
-    const unsigned nnz = row_start[rows];
-    std::vector<int> col(nnz);
-    std::vector<float> val(nnz), x(rows);
-    for (unsigned j = 0; j < nnz; ++j)
-    {
-      col[j] = static_cast<int>(next() % rows);
-      val[j] = static_cast<float>(next() % 1000) / 1000.f;
-    }
-    for (auto& v : x)
-    {
-      v = static_cast<float>(next() % 1000) / 1000.f;
-    }
-    ptxw_bench::device_array<unsigned> d_row_start;
-    ptxw_bench::device_array<int> d_col;
-    ptxw_bench::device_array<float> d_val, d_x, d_y;
-    d_row_start.upload(row_start);
-    d_col.upload(col);
-    d_val.upload(val);
-    d_x.upload(x);
-    d_y.reserve(rows);
-    const Csr m{d_row_start.get(), d_col.get(), d_val.get(), d_x.get(), d_y.get(), rows};
-    const auto output = [&] { return ptxw_bench::download(d_y.get(), rows); };
-    // A row that no run wrote keeps the NaNs of 0xff bytes, and differs from the reference.
-    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_y.get(), 0xff, rows * sizeof(float))); };
+    real_work::pareto_csr a(1u << o_.rows_log2);
+    const Csr m{a.row_start.get(), a.col.get(), a.val.get(), a.x.get(), a.y.get(), a.rows};
+    const auto output = [&] { return a.output(); };
+    const auto clear  = [&] { a.clear(); };
     char title[200];
-    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, tiles of 64 rows, a warp a row", rows,
-                  nnz);
-    int wrong = compare(title, CsrWarpRows{m}, (rows + 63) / 64, output, clear);
+    std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, tiles of 64 rows, a warp a row", a.rows,
+                  a.nnz);
+    int wrong = compare(title, CsrWarpRows{m}, (a.rows + 63) / 64, output, clear);
     std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, tiles of 256 rows, a thread a row",
-                  rows, nnz);
-    return compare(title, CsrThreadRows{m}, (rows + kThreads - 1) / kThreads, output, clear) | wrong;
+                  a.rows, a.nnz);
+    return compare(title, CsrThreadRows{m}, (a.rows + kThreads - 1) / kThreads, output, clear) | wrong;
   }
 
   int mandelbrot()

@@ -52,6 +52,7 @@
 
 #include "harness.h"
 #include "real_work/fractals.cuh"
+#include "real_work/pareto_csr.cuh"
 
 namespace {
 
@@ -215,20 +216,12 @@ struct Options
   long long passes     = 5;
 };
 
-struct KernelShape
-{
-  int regs;
-  int per_sm;
-};
+using KernelShape = ptxw_bench::kernel_shape;
 
 template <class Kernel>
 KernelShape shape(Kernel kernel)
 {
-  cudaFuncAttributes a{};
-  PTXW_BENCH_CHECK(cudaFuncGetAttributes(&a, kernel));
-  int per_sm = 0;
-  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
-  return {a.numRegs, per_sm};
+  return ptxw_bench::shape_of(kernel, kThreads);
 }
 
 class Bench
@@ -371,48 +364,14 @@ public:
 
   int spmv()
   {
-    // Row lengths from a Pareto law (shape 1.2, scale 2), at most 4096: most rows short, a few long.
-    const unsigned rows  = 1u << o_.rows_log2;
+    real_work::pareto_csr a(1u << o_.rows_log2);
+    const unsigned rows  = a.rows;
+    const unsigned nnz   = a.nnz;
     const unsigned tiles = (rows + kTileRows - 1) / kTileRows;
-    std::vector<unsigned> row_start(rows + 1, 0);
-    unsigned long long s = 88172645463325252ull;
-    auto next            = [&] {
-      s ^= s << 13;
-      s ^= s >> 7;
-      s ^= s << 17;
-      return s;
-    };
-    for (unsigned r = 0; r < rows; ++r)
-    {
-      const double u   = (static_cast<double>(next() >> 11) + 1.0) / 9007199254740993.0;
-      const double len = std::floor(2.0 * std::pow(u, -1.0 / 1.2));
-      row_start[r + 1] = row_start[r] + static_cast<unsigned>(len < 4096.0 ? len : 4096.0);
-    }
-    const unsigned nnz = row_start[rows];
-    std::vector<int> col(nnz);
-    std::vector<float> val(nnz), x(rows);
-    for (unsigned j = 0; j < nnz; ++j)
-    {
-      col[j] = static_cast<int>(next() % rows);
-      val[j] = static_cast<float>(next() % 1000) / 1000.f;
-    }
-    for (auto& v : x)
-    {
-      v = static_cast<float>(next() % 1000) / 1000.f;
-    }
-    ptxw_bench::device_array<unsigned> d_row_start;
-    ptxw_bench::device_array<int> d_col;
-    ptxw_bench::device_array<float> d_val, d_x, d_y;
-    d_row_start.upload(row_start);
-    d_col.upload(col);
-    d_val.upload(val);
-    d_x.upload(x);
-    d_y.reserve(rows);
-    const Csr m{d_row_start.get(), d_col.get(), d_val.get(), d_x.get(), d_y.get(), rows};
+    const Csr m{a.row_start.get(), a.col.get(), a.val.get(), a.x.get(), a.y.get(), rows};
+    const auto output = [&] { return a.output(); };
+    const auto clear  = [&] { a.clear(); };
     char title[200];
-    const auto output = [&] { return ptxw_bench::download(d_y.get(), rows); };
-    // A row that no run wrote keeps the NaNs of 0xff bytes, and differs from the reference.
-    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_y.get(), 0xff, rows * sizeof(float))); };
     std::snprintf(title, sizeof title, "power-law SpMV: %u rows, %u nonzeros, %u tiles of %u rows, the tile inlined",
                   rows, nnz, tiles, kTileRows);
     const int wrong = compare(title, m, tiles, output, clear);

@@ -119,6 +119,23 @@ std::array<T, sizeof...(Time)> best_in_turn(int passes, Time&&... time)
   return best;
 }
 
+// What a kernel costs in resources at a block size: registers a thread and CTAs an SM.
+struct kernel_shape
+{
+  int regs;
+  int per_sm;
+};
+
+template <class Kernel>
+kernel_shape shape_of(Kernel kernel, int threads)
+{
+  cudaFuncAttributes a{};
+  PTXW_BENCH_CHECK(cudaFuncGetAttributes(&a, kernel));
+  int per_sm = 0;
+  PTXW_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  return {a.numRegs, per_sm};
+}
+
 // A CSV file with its header line; nothing where the path is empty. A file that cannot be written ends
 // the program with exit status 2 (nothing measured yet).
 class csv_out
