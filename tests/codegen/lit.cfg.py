@@ -3,9 +3,9 @@
 #   lit tests/codegen --param target=sm_100a [--param cuda_root=/usr/local/cuda] [--param build_dir=build]
 #
 # The configuration, its features and substitutions are those every codegen suite has, a project's too
-# (tools/ptxwtools/lit_suite.py says which, and the one set of nvcc flags every compile gets); this suite
+# (tools/ptxwtools/codegen/lit_suite.py says which, and the one set of nvcc flags every compile gets); this suite
 # adds
-#   %ptxw-gate     ptxw's R9 gate of every form of tools/ptxwtools/variants.py against ptxas, for the target
+#   %ptxw-gate     ptxw's R9 gate of every form of tools/ptxwtools/core/variants.py against ptxas, for the target
 # and runs some folders on one target per family (PER_FAMILY below).
 # -*- Python -*-
 import sys
@@ -14,7 +14,8 @@ from pathlib import Path
 source_root = Path(__file__).resolve().parent
 repo = source_root.parents[1]
 sys.path.insert(0, str(repo / "tools"))
-from ptxwtools import lit_suite, probes  # noqa: E402
+from ptxwtools.codegen import lit_suite  # noqa: E402
+from ptxwtools.core import probes  # noqa: E402
 
 build_dir = Path(lit_config.params.get("build_dir", repo / "build")).resolve()
 target, tc = lit_suite.configure(config, lit_config, "ptxw-codegen", source_root, build_dir / "codegen")

@@ -8,7 +8,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import toolchain
+from ptxwtools.core import toolchain
 
 PTXW = toolchain.REPO / "tools" / "ptxw"
 KERNEL = textwrap.dedent("""\

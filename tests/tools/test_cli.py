@@ -14,7 +14,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ptxwtools import cli, deps, errors, suite, toolchain
+from ptxwtools import cli
+from ptxwtools.core import deps, errors, suite, toolchain
 
 PTXW = toolchain.REPO / "tools" / "ptxw"
 REAL = toolchain.find_toolchain()
@@ -132,15 +133,16 @@ class CommandLineTest(unittest.TestCase):
     def test_each_tool_is_invoked_from_one_place(self):
         # ptxas's command line (toolchain.Toolchain.ptxas_command), lit's (lit_suite.command), the
         # report files (style.write_reports): written once, so that they cannot drift
-        for needle, home in (("--gpu-name=", "toolchain.py"), ('"bin" / "lit"', "lit_suite.py"),
+        tools = toolchain.REPO / "tools" / "ptxwtools"
+        for needle, home in (("--gpu-name=", "core/toolchain.py"), ('"bin" / "lit"', "codegen/lit_suite.py"),
                              ('"sass-diff.html"', None), ('"conformance.html"', None)):
             with self.subTest(needle):
-                found = [p.name for p in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py") if needle in p.read_text()]
+                found = [p.relative_to(tools).as_posix() for p in tools.rglob("*.py") if needle in p.read_text()]
                 self.assertEqual(found, [home] if home else [])
 
     def test_only_the_command_line_exits(self):
         # Library code raises errors.PtxwError; cli.main alone turns it into an exit status.
-        for path in (toolchain.REPO / "tools" / "ptxwtools").glob("*.py"):
+        for path in (toolchain.REPO / "tools" / "ptxwtools").rglob("*.py"):
             with self.subTest(path.name):
                 self.assertNotRegex(path.read_text(), r"SystemExit|sys\.exit|\bexit\(")
 

@@ -11,7 +11,8 @@ import unittest
 from dataclasses import asdict
 from pathlib import Path
 
-from ptxwtools import conformance, variants
+from ptxwtools.conformance import grid
+from ptxwtools.core import variants
 from test_cli import PTXW, REAL, fake_root
 
 VARIANTS = ("clusterlaunchcontrol.try_cancel", "mbarrier.init")
@@ -150,15 +151,15 @@ class DisagreementTest(unittest.TestCase):
 
 
 class ProblemTest(unittest.TestCase):
-    """Each concern on its own, from the verdicts of one cell (conformance._cell)."""
+    """Each concern on its own, from the verdicts of one cell (grid._cell)."""
 
     def problems(self, ptxas, ptxw, cccl):
-        steps = [asdict(conformance.Step(conformance.Verdict(v))) for v in (ptxas, ptxw, cccl)]
-        c = conformance._cell(REAL, "sm_100a", variants.BY_ID["mbarrier.init"], {"step": steps[0]}, steps[1], steps[2], None)
+        steps = [asdict(grid.Step(grid.Verdict(v))) for v in (ptxas, ptxw, cccl)]
+        c = grid._cell(REAL, "sm_100a", variants.BY_ID["mbarrier.init"], {"step": steps[0]}, steps[1], steps[2], None)
         return [p.concern for p in c.problems], c.disagrees
 
     def test_each_gate(self):
-        C = conformance.Concern
+        C = grid.Concern
         self.assertEqual(self.problems("accept", "accept", "accept"), ([], False))
         self.assertEqual(self.problems("accept", "reject", "accept"), ([C.PTXW], True))
         self.assertEqual(self.problems("reject", "accept", "reject (link time)"), ([C.PTXW], True))
@@ -169,16 +170,16 @@ class ProblemTest(unittest.TestCase):
 
     def test_refusing_what_the_isa_gives_only_to_newer_targets_is_agreeing(self):
         arrive = variants.BY_ID["mbarrier.arrive.release.cta"]  # sm_90 in the PTX ISA; ptxas 13.0 takes it on sm_80
-        steps = [asdict(conformance.Step(conformance.Verdict(v))) for v in ("accept", "reject", "no binding", "accept")]
-        c = conformance._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[1], steps[2], None)
+        steps = [asdict(grid.Step(grid.Verdict(v))) for v in ("accept", "reject", "no binding", "accept")]
+        c = grid._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[1], steps[2], None)
         self.assertEqual((c.problems, c.disagrees), ([], False))
-        c = conformance._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[3], steps[2], None)
+        c = grid._cell(REAL, "sm_80", arrive, {"step": steps[0]}, steps[3], steps[2], None)
         self.assertEqual([str(p) for p in c.problems], ["ptxw accepts what the PTX ISA gives only from sm_90"])
 
     def test_unmeasured_is_no_disagreement(self):
-        error = asdict(conformance.Step(conformance.Verdict.ERROR, why="ptxas killed by signal 11"))
-        accept = asdict(conformance.Step(conformance.Verdict.ACCEPT))
-        c = conformance._cell(REAL, "sm_100a", variants.BY_ID["mbarrier.init"], {"step": error}, accept, accept, None)
+        error = asdict(grid.Step(grid.Verdict.ERROR, why="ptxas killed by signal 11"))
+        accept = asdict(grid.Step(grid.Verdict.ACCEPT))
+        c = grid._cell(REAL, "sm_100a", variants.BY_ID["mbarrier.init"], {"step": error}, accept, accept, None)
         self.assertEqual([str(p) for p in c.problems], ["unmeasured: error: ptxas killed by signal 11"])
         self.assertTrue(c.unmeasured)
         self.assertFalse(c.disagrees)

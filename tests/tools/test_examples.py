@@ -16,7 +16,8 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import cli, deps, toolchain
+from ptxwtools import cli
+from ptxwtools.core import deps, toolchain
 
 from test_cli import PTXW
 from test_sass_diff import git_repo

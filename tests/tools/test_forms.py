@@ -13,7 +13,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import toolchain, variants
+from ptxwtools.core import toolchain, variants
 from ptxwtools.forms import bindings, codegen, generate, table
 
 REPO = toolchain.REPO
@@ -106,7 +106,7 @@ def _in(scratch: Path, code: str) -> str:
 _GATE = """
 import tempfile
 from pathlib import Path
-from ptxwtools import gate, toolchain, variants
+from ptxwtools.core import gate, toolchain, variants
 tc = toolchain.find_toolchain()
 statement = {statement!r}
 print({throwaway!r} in variants.BY_ID)

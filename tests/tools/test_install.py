@@ -12,7 +12,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ptxwtools import toolchain
+from ptxwtools.core import toolchain
 
 KERNEL = '#include <ptxw/mbarrier.h>\nextern "C" __global__ void k() { __shared__ ptxw::cta_barrier bar; bar.arrive(); }\n'
 NO_NVCC_PATH = "/usr/bin:/bin"  # cmake, git and python3, not /usr/local/cuda/bin
@@ -65,7 +65,7 @@ class InstallTest(unittest.TestCase):
         self.assertIn("ptxw: package, runtime tests and benchmarks not built: no CUDA compiler", self.configured.stdout)
         self.assertEqual(self.installed.returncode, 0, self.installed.stderr)
         for f in ("include/ptxw/ptxw.h", "lib/cmake/ptxw/ptxwConfig.cmake", "lib/cmake/ptxw/ptxwCodegen.cmake",
-                  "share/ptxw/tools/ptxw", "share/ptxw/tools/ptxwtools/lit_suite.py"):
+                  "share/ptxw/tools/ptxw", "share/ptxw/tools/ptxwtools/codegen/lit_suite.py"):
             self.assertTrue((self.prefix / f).is_file(), f)
 
     def test_without_googletest_the_runtime_tests_say_why(self):

@@ -13,33 +13,35 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ptxwtools import cli, errors, mutate, mutate_gpu
+from ptxwtools import cli
+from ptxwtools.core import errors
+from ptxwtools.mutate import gpu_check, mutants
 
 GPU_FILTER = "ClcBackendTable.CounterTypedRequestsWithClaimsOfSeveralBlocks"
 
 
 class MutantListTest(unittest.TestCase):
     def test_every_mutant_applies(self):
-        mutants = mutate.parse(mutate.DEFAULT_MUTANTS.read_text(), "mutants.txt")
-        self.assertGreaterEqual(len(mutants), 40)
-        self.assertGreaterEqual(sum(m.kind == "gpu" for m in mutants), 15)
-        for m in mutants:
+        listed = mutants.parse(mutants.DEFAULT_MUTANTS.read_text(), "mutants.txt")
+        self.assertGreaterEqual(len(listed), 40)
+        self.assertGreaterEqual(sum(m.kind == "gpu" for m in listed), 15)
+        for m in listed:
             with self.subTest(line=m.line):
-                self.assertTrue(mutate.applies(m), f"line {m.line}: '{m.original}' is not in {m.path} exactly once")
+                self.assertTrue(mutants.applies(m), f"line {m.line}: '{m.original}' is not in {m.path} exactly once")
 
     def test_a_malformed_line_is_bad_input(self):
         for line in ("a.h\told\tnew", "a.h\told\tnew\t", "a.h\told\tnew\tmake test"):
             with self.subTest(line=line), self.assertRaisesRegex(errors.BadInput, "tab-separated"):
-                mutate.parse(line, "m.txt")
+                mutants.parse(line, "m.txt")
 
 
 class GpuCheckTest(unittest.TestCase):
     def test_a_gpu_line_names_mode_sources_filter_and_a_sanitizer(self):
-        m = mutate.parse(f"a.h\told\tnew\tgpu unchecked a_test.cu,b_test.cu {GPU_FILTER}", "m.txt")[0]
+        m = mutants.parse(f"a.h\told\tnew\tgpu unchecked a_test.cu,b_test.cu {GPU_FILTER}", "m.txt")[0]
         self.assertEqual(m.kind, "gpu")
-        self.assertEqual(mutate_gpu.parse(m.check.split()[1:]),
-                         mutate_gpu.Check("unchecked", ("a_test.cu", "b_test.cu"), GPU_FILTER))
-        c = mutate_gpu.parse(["checked", "a_test.cu", "A.*", "racecheck"])
+        self.assertEqual(gpu_check.parse(m.check.split()[1:]),
+                         gpu_check.Check("unchecked", ("a_test.cu", "b_test.cu"), GPU_FILTER))
+        c = gpu_check.parse(["checked", "a_test.cu", "A.*", "racecheck"])
         self.assertEqual((c.tool, c.binary), ("racecheck", "checked-a_test"))
 
     def test_a_malformed_gpu_line_is_bad_input_with_its_place(self):
@@ -47,48 +49,48 @@ class GpuCheckTest(unittest.TestCase):
                       "gpu checked ../a_test.cu A.*", "gpu checked a_test.cu A.* valgrind",
                       "gpu checked a_test.cu A.* racecheck more"):
             with self.subTest(check=check), self.assertRaisesRegex(errors.BadInput, r"^m\.txt:1: .*gpu"):
-                mutate.parse(f"a.h\told\tnew\t{check}", "m.txt")
+                mutants.parse(f"a.h\told\tnew\t{check}", "m.txt")
 
     def test_sources_build_as_the_runtime_suites(self):
-        gtest = mutate_gpu.GTest(Path("/g/include"), Path("/g/lib"))
-        build = lambda c: mutate_gpu.build_command(c, Path("/r"), Path("/o/t"), gtest, Path("/cuda/bin/nvcc"))
-        cmd = build(mutate_gpu.Check("checked", ("last_block_test.cu",), "A.*"))
+        gtest = gpu_check.GTest(Path("/g/include"), Path("/g/lib"))
+        build = lambda c: gpu_check.build_command(c, Path("/r"), Path("/o/t"), gtest, Path("/cuda/bin/nvcc"))
+        cmd = build(gpu_check.Check("checked", ("last_block_test.cu",), "A.*"))
         self.assertIn("-gencode=arch=compute_90a,code=sm_90a", cmd)
         self.assertIn("-std=c++17", cmd)
         self.assertIn("-DPTXW_CHECKED=1", cmd)
         self.assertNotIn("-Xcompiler=-fno-exceptions", cmd)
         self.assertIn("/r/tests/runtime/last_block_test.cu", cmd)
         self.assertEqual(cmd[-4:], ["-L/g/lib", "-lgtest_main", "-lgtest", "-lpthread"])
-        cmd = build(mutate_gpu.Check("unchecked", ("device_test.cu",), "A.*"))
+        cmd = build(gpu_check.Check("unchecked", ("device_test.cu",), "A.*"))
         self.assertIn("-DPTXW_CHECKED=0", cmd)
         self.assertIn("-Xcompiler=-fno-exceptions", cmd)
 
     def test_the_sources_without_exceptions_are_those_of_the_device_suites(self):
-        cmake = (mutate.REPO / "tests" / "runtime" / "CMakeLists.txt").read_text()
+        cmake = (mutants.REPO / "tests" / "runtime" / "CMakeLists.txt").read_text()
         suite = re.search(r"ptxw_runtime_suite\(\$\{name\} \$\{mode\} \$\{prefix\} ([^)]*)\)\s*\n\s*"
                           r"target_compile_options\(\$\{name\} PRIVATE [^)]*-fno-exceptions", cmake)
         self.assertIsNotNone(suite, "the device suites' sources and -fno-exceptions in tests/runtime/CMakeLists.txt")
-        self.assertEqual(sorted(suite.group(1).split()), sorted(mutate_gpu.NO_EXCEPTIONS))
+        self.assertEqual(sorted(suite.group(1).split()), sorted(gpu_check.NO_EXCEPTIONS))
 
     def test_gtest_is_looked_for_where_debian_and_a_plain_prefix_put_it(self):
         with tempfile.TemporaryDirectory() as tmp:
             with self.assertRaisesRegex(errors.BadInput, "no GoogleTest under"):
-                mutate_gpu.GTest.at(Path(tmp))
+                gpu_check.GTest.at(Path(tmp))
             (Path(tmp) / "include" / "gtest").mkdir(parents=True)
             (Path(tmp) / "include" / "gtest" / "gtest.h").write_text("")
             (Path(tmp) / "lib").mkdir()
             for lib in ("libgtest.a", "libgtest_main.a"):
                 (Path(tmp) / "lib" / lib).write_text("")
-            self.assertEqual(mutate_gpu.GTest.at(Path(tmp)).lib, Path(tmp) / "lib")
+            self.assertEqual(gpu_check.GTest.at(Path(tmp)).lib, Path(tmp) / "lib")
 
     def verdict(self, body, strict, timeout=None):
-        """mutate_gpu.run on a fake test binary: a shell script with this body. No time limit unless the case
+        """gpu_check.run on a fake test binary: a shell script with this body. No time limit unless the case
         is about one (its script never ends), so that no verdict depends on how busy the machine is."""
         with tempfile.TemporaryDirectory() as tmp:
             binary = Path(tmp, "fake_test")
             binary.write_text("#!/bin/sh\n" + textwrap.dedent(body))
             binary.chmod(0o755)
-            return mutate_gpu.run(mutate_gpu.Check("checked", ("a_test.cu",), "A.*"), binary, Path(tmp), timeout,
+            return gpu_check.run(gpu_check.Check("checked", ("a_test.cu",), "A.*"), binary, Path(tmp), timeout,
                                   strict)
 
     def test_a_run_fails_on_a_failed_test_a_crash_or_no_end(self):
@@ -114,14 +116,14 @@ class GpuCheckTest(unittest.TestCase):
                          "no test matches the filter")
 
     def test_without_a_gpu_the_gpu_checks_stop_before_anything_is_built(self):
-        line = next(l for l in mutate.DEFAULT_MUTANTS.read_text().splitlines() if "\tgpu " in l)
+        line = next(l for l in mutants.DEFAULT_MUTANTS.read_text().splitlines() if "\tgpu " in l)
         with tempfile.TemporaryDirectory() as tmp:
-            mutants = Path(tmp, "m.txt")
-            mutants.write_text(line + "\n")
+            listing = Path(tmp, "m.txt")
+            listing.write_text(line + "\n")
             out, err = io.StringIO(), io.StringIO()
             with mock.patch.dict(os.environ, {"PATH": tmp}), contextlib.redirect_stdout(out), \
                     contextlib.redirect_stderr(err):
-                code = cli.main(["mutate", "--mutants", str(mutants), "--build-dir", tmp])
+                code = cli.main(["mutate", "--mutants", str(listing), "--build-dir", tmp])
             self.assertEqual(code, errors.ExitCode.BAD_INPUT)
             self.assertIn("ptxw mutate: the gpu checks need a GPU and nvidia-smi lists none here", err.getvalue())
             self.assertEqual(out.getvalue(), "", "no mutant reported, killed or survived")

@@ -1,4 +1,4 @@
-"""Kernels paired across sides (tools/ptxwtools/pairing.py): through versioned inline namespaces and ABI
+"""Kernels paired across sides (tools/ptxwtools/sass_diff/pairing.py): through versioned inline namespaces and ABI
 tags, then by kernel name and parameters, then by kernel name, the most similar names first; user
 rules; and CUB's kernels as CUDA 13.0.88 (CCCL 3.0.1) and 13.5.37 (CCCL 3.5.0) name them, from the
 corpus of docs/sass-diff.md (tests/tools/data/cub_corpus), every kernel of 13.0 paired."""
@@ -10,7 +10,8 @@ import unittest
 from collections import Counter
 from pathlib import Path
 
-from ptxwtools import errors, pairing
+from ptxwtools.core import errors
+from ptxwtools.sass_diff import pairing
 
 DATA = Path(__file__).parent / "data" / "cub_corpus"
 

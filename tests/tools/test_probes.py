@@ -6,7 +6,7 @@ A form of a newer PTX ISA than the installed toolchain speaks (Variant.isa) is a
 
 import unittest
 
-from ptxwtools import deps, probes, toolchain, variants
+from ptxwtools.core import deps, probes, toolchain, variants
 
 TC = toolchain.find_toolchain()
 

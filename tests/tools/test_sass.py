@@ -1,11 +1,11 @@
-"""SASS parsing, canonical listings, the normaliser and the zero-overhead comparison (tools/ptxwtools/sass.py)."""
+"""SASS parsing, canonical listings, the normaliser and the zero-overhead comparison (tools/ptxwtools/core/sass.py)."""
 
 import difflib
 import gzip
 import unittest
 from pathlib import Path
 
-from ptxwtools import sass
+from ptxwtools.core import sass
 
 DATA = Path(__file__).parent / "data"
 

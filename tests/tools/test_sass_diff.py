@@ -13,9 +13,9 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from ptxwtools import cache, cubin, deps, errors, targets, toolchain
-from ptxwtools.occupancy import DynamicSmem
-from ptxwtools.sass_diff_compare import compare_kernels
+from ptxwtools.core import cache, cubin, deps, errors, targets, toolchain
+from ptxwtools.sass_diff.compare import compare_kernels
+from ptxwtools.sass_diff.occupancy import DynamicSmem
 
 from test_cli import PTXW
 
@@ -153,7 +153,7 @@ class FirstErrorTest(unittest.TestCase):
     """The error a report shows names the user's file and line, also when it is in a header."""
 
     def test_an_error_in_a_header_names_the_line_of_the_source_that_reached_it(self):
-        from ptxwtools.sass_diff_compare import first_error
+        from ptxwtools.sass_diff.compare import first_error
 
         message = textwrap.dedent("""\
             $TREE/include/inc.h(1): error: expression must have class type but it has type "int"
@@ -170,14 +170,14 @@ class FirstErrorTest(unittest.TestCase):
 
 class TerminalTableTest(unittest.TestCase):
     def test_at_most_120_columns_with_kernels_by_their_own_name(self):
-        from ptxwtools import sass_diff_report
+        from ptxwtools.sass_diff import report
 
         kernel = ("void cub::_V_300500_SM_900::detail::scan::DeviceScanKernel<cub::_V_300500_SM_900::detail::scan::"
                   "policy_selector_from_types<int const*, int*, int, unsigned int, cuda::std::__4::plus<void>, false>, "
                   "int const*>(int const*, int*, int)")
         rows = [("a/very/long/path/to/the/sources/of/a/project/kernels/scan_by_key.cu", "sm_100a", kernel,
                  "SASS; " + ", ".join(f"class{i} {i}→{i + 1}" for i in range(20))), ("k.cu", "sm_90a", "", "added")]
-        lines = sass_diff_report.table(rows)
+        lines = report.table(rows)
         self.assertLessEqual(max(map(len, lines)), 120, lines)
         self.assertIn(" DeviceScanKernel ", lines[1])
         self.assertIn("  …/project/kernels/scan_by_key.cu  ", lines[1])
@@ -364,15 +364,18 @@ class CodeDigestTest(unittest.TestCase):
     forms table (a module of a package), reaches the conformance grid's cells too."""
 
     def test_what_each_cache_user_is_made_by(self):
-        for user, needs in (("conformance", {"compile", "gate", "variants", "probes", "sass", "cubin", "forms/table"}),
-                            ("sass_diff_build", {"compile", "cubin", "sass"}), ("update_checks", {"compile", "sass"}),
-                            ("sass_diff_compare", {"sass", "pairing", "occupancy"})):
+        for user, needs in (("conformance/grid", {"core/compile", "core/gate", "core/variants", "core/probes", "core/sass",
+                                                  "core/cubin", "forms/table"}),
+                            ("sass_diff/build", {"core/compile", "core/cubin", "core/sass"}),
+                            ("codegen/update_checks", {"core/compile", "core/sass"}),
+                            ("sass_diff/compare", {"core/sass", "sass_diff/pairing", "sass_diff/occupancy"})):
             with tempfile.TemporaryDirectory() as tmp:
                 shutil.copytree(toolchain.REPO / "tools" / "ptxwtools", Path(tmp, "ptxwtools"))
 
                 def digest():
-                    return subprocess.run([sys.executable, "-c", f"from ptxwtools import cache; print(cache.code_digest('{user}'))"],
-                                          capture_output=True, text=True, cwd=tmp, check=True).stdout
+                    code = f"from ptxwtools.core import cache; print(cache.code_digest('{user}'))"
+                    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp,
+                                          check=True).stdout
 
                 for module in sorted(needs):
                     with self.subTest(user=user, module=module):
@@ -381,7 +384,7 @@ class CodeDigestTest(unittest.TestCase):
                             f.write("# an edit\n")
                         self.assertNotEqual(digest(), before)
                 before = digest()
-                Path(tmp, "ptxwtools", "mutate.py").write_text("# imported by none of them\n")
+                Path(tmp, "ptxwtools", "mutate", "mutants.py").write_text("# imported by none of them\n")
                 self.assertEqual(digest(), before)
 
 
@@ -390,7 +393,8 @@ class CacheWriteTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             c = cache.Cache(Path(tmp))
             c.put("unit", "k", {"v": 1})
-            with mock.patch("ptxwtools.cache.os.replace", side_effect=KeyboardInterrupt), self.assertRaises(KeyboardInterrupt):
+            with mock.patch("ptxwtools.core.cache.os.replace", side_effect=KeyboardInterrupt), \
+                    self.assertRaises(KeyboardInterrupt):
                 c.put("unit", "k", {"v": 2})
             self.assertEqual(c.get("unit", "k"), {"v": 1})
             self.assertEqual([p.name for p in Path(tmp, "unit").iterdir()], ["k.json"])  # no temporary left

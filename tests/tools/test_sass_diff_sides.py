@@ -8,7 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from ptxwtools import toolchain
+from ptxwtools.core import toolchain
 
 from test_sass_diff import commit, git_repo, sass_diff, units
 
@@ -90,9 +90,9 @@ class OutsideTheRepositoryTest(unittest.TestCase):
 
 class FlagsTest(unittest.TestCase):
     def test_paths_of_include_options_become_absolute(self):
-        from ptxwtools import sass_diff_build
+        from ptxwtools.sass_diff import build
 
-        got = sass_diff_build.absolute_flags(["-Iinc", "-I", "a,b", "--include-path=x", "-isystem", "s", "-include", "f.h",
+        got = build.absolute_flags(["-Iinc", "-I", "a,b", "--include-path=x", "-isystem", "s", "-include", "f.h",
                                               "-DX=inc", "-O3", "-isystem=/abs"], Path("/w/src"))
         self.assertEqual(got, ["-I/w/src/inc", "-I", "/w/src/a,/w/src/b", "--include-path=/w/src/x", "-isystem", "/w/src/s",
                                "-include", "/w/src/f.h", "-DX=inc", "-O3", "-isystem=/abs"])
@@ -111,7 +111,7 @@ set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 90a)
 
 class CompileCommandsTest(unittest.TestCase):
     def test_each_source_compiles_with_its_cmake_command(self):
-        from ptxwtools import compile_commands
+        from ptxwtools.sass_diff import compile_commands
 
         nvcc = toolchain.find_toolchain().nvcc
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,8 +1,8 @@
-"""Target names and the check prefixes derived from them (tools/ptxwtools/targets.py)."""
+"""Target names and the check prefixes derived from them (tools/ptxwtools/core/targets.py)."""
 
 import unittest
 
-from ptxwtools import targets
+from ptxwtools.core import targets
 
 
 class TargetsTest(unittest.TestCase):

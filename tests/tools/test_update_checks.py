@@ -9,8 +9,9 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from ptxwtools import errors, update_checks
-from ptxwtools.update_checks import Checked
+from ptxwtools.codegen import update_checks
+from ptxwtools.codegen.update_checks import Checked
+from ptxwtools.core import errors
 
 from test_cli import PTXW
 

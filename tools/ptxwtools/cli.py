@@ -6,14 +6,18 @@ installed or written."""
 import argparse
 import sys
 
-from . import (__version__, check, compile as compile_, conformance_cli, deps, errors, gate, lit_suite, mutate, options,
-               sass_diff_cli, sass_equal, suite, update_checks)
+from . import __version__
+from .codegen import check, lit_suite, sass_equal, update_checks
+from .conformance import cli as conformance_cli
+from .core import compile as compile_, deps, errors, gate, options, suite
 from .forms import generate as generate_forms
+from .mutate import mutants
+from .sass_diff import cli as sass_diff_cli
 
 # Every command: a module whose add_parser(sub) registers it (its arguments, and set_defaults(run=...): the
 # function that runs it), listed in the order `ptxw --help` shows them.
 COMMANDS = (deps, conformance_cli, sass_diff_cli, lit_suite, update_checks, suite, compile_, sass_equal, check, gate,
-            mutate, generate_forms)
+            mutants, generate_forms)
 
 
 class _OneLinePerCommand(argparse.HelpFormatter):

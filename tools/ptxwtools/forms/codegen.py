@@ -10,7 +10,7 @@ import re
 import shlex
 from pathlib import Path
 
-from .. import gate, probes, variants
+from ..core import gate, probes, variants
 from . import table
 
 CODEGEN = Path("tests/codegen")

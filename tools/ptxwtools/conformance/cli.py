@@ -1,10 +1,10 @@
-"""`ptxw conformance`: the grid's command line (conformance.py measures, report.py writes)."""
+"""`ptxw conformance`: the grid's command line (grid.py measures, report.py writes)."""
 
 import sys
 from pathlib import Path
 
-from . import deps, options, targets, toolchain
-from .errors import ExitCode
+from ..core import deps, options, targets, toolchain
+from ..core.errors import ExitCode
 
 
 def add_parser(sub):
@@ -29,21 +29,21 @@ def add_parser(sub):
 
 
 def _run(a) -> ExitCode:
-    from . import conformance, report
+    from . import grid as grid_, report
 
     names = options.targets_of(a)
     for name in names:
         targets.parse(name)
-    selected = conformance.select_variants(a.variants)
-    before = conformance.load_verdicts(Path(a.compare)) if a.compare else None
+    selected = grid_.select_variants(a.variants)
+    before = grid_.load_verdicts(Path(a.compare)) if a.compare else None
     extra = [toolchain.find_toolchain(t, require_nvcc=False).root for t in a.cuda_root]
-    runtime = conformance.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results) if a.runtime_results \
+    runtime = grid_.RuntimeResults.from_xml(Path(a.runtime_results), a.runtime_results) if a.runtime_results \
         else None
     deps.setup(toolchains=not a.no_default_toolchains)
     roots = ([] if a.no_default_toolchains else [toolchain.find_toolchain().root, *deps.toolchain_roots()]) + extra
     build = options.build_dir_of(a)
     out_dir = Path(a.out).resolve() if a.out else build / "conformance"
-    runtime = runtime or conformance.live_runtime(build, out_dir)
+    runtime = runtime or grid_.live_runtime(build, out_dir)
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -51,14 +51,14 @@ def _run(a) -> ExitCode:
         sys.stderr.write(("\r" + line.ljust(60)) if tty else line + "\n")
         sys.stderr.flush()
 
-    grid = conformance.measure(roots, names, build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
+    grid = grid_.measure(roots, names, build, runtime, use_cache=not a.no_cache, jobs=a.jobs,
                                progress=progress, command=toolchain.command_line("conformance"), selected=selected)
     if tty:
         sys.stderr.write("\n")
     report.write_all(grid, out_dir, Path(a.markdown) if a.markdown else None)
     print(report.summary(grid))
     print(f"\nreports: {out_dir / 'conformance.md'}, {out_dir / 'conformance.html'}, {out_dir / 'conformance.json'}")
-    changed = conformance.changes(before, grid) if before is not None else []
+    changed = grid_.changes(before, grid) if before is not None else []
     if before is not None:
         print(f"\ncompared with {a.compare}: {len(changed)} of {len(before)} cells changed" +
               "".join(f"\n  {c}" for c in changed))

@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .errors import BadInput
+from ..core.errors import BadInput
 
 # Versioned inline namespaces of CCCL (CUB_300001_SM_900, _V_300500_SM_900, THRUST_300001_SM_900_NS,
 # libcu++'s __4) and ABI tags.

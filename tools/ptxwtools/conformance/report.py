@@ -1,14 +1,16 @@
 """The conformance grid as a person reads it: a terminal summary, Markdown, and a self-contained
 HTML page in which disagreements stand out. (The JSON, with every command and output, is
-conformance.to_json.) What changed between toolchains is `ptxw sass-diff`'s comparison of the
+grid.to_json.) What changed between toolchains is `ptxw sass-diff`'s comparison of the
 probe kernels (sass_diff.compare), shown as sass-diff shows it."""
 
 import html
 from collections import defaultdict
 from pathlib import Path
 
-from . import conformance, sass_diff, sass_diff_report, style, toolchain
-from .conformance import Concern, Verdict
+from ..core import style, toolchain
+from ..sass_diff import report as sass_diff_report, sides as sass_diff
+from . import grid as grid_
+from .grid import Concern, Verdict
 
 MARK = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.TARGET_UNKNOWN: "–"}
 _GATE = {Verdict.ACCEPT: "✓", Verdict.REJECT: "✗", Verdict.NO_BINDING: "n/a", Verdict.REJECT_LINK_TIME: "✗link",
@@ -19,7 +21,7 @@ def _ptxas_text(c) -> str:
     if c.ptxas is None:
         return "?"
     if c.ptxas.verdict is Verdict.ACCEPT:
-        key = conformance.key_opcodes(c.sass)
+        key = grid_.key_opcodes(c.sass)
         return "✓ " + (" ".join(key) if key else "(no SASS of its own)" if not c.sass else "(ALU only)")
     return MARK.get(c.ptxas.verdict) or "⚠ " + c.ptxas.text
 
@@ -279,5 +281,5 @@ def html_page(grid) -> str:
 
 
 def write_all(grid, out_dir, markdown_path=None):
-    style.write_reports(out_dir, "conformance", {"json": conformance.to_json(grid), "md": markdown(grid),
+    style.write_reports(out_dir, "conformance", {"json": grid_.to_json(grid), "md": markdown(grid),
                                                  "html": html_page(grid)}, markdown_path)

@@ -21,8 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, errors, options, probes, targets, toolchain
-from .errors import ExitCode
+from ..core import compile as compile_, errors, options, probes, targets, toolchain
+from ..core.errors import ExitCode
 
 _SUFFIX = r"(-(DAG|NEXT|NOT|SAME|LABEL|EMPTY|COUNT-\d+))?:"
 

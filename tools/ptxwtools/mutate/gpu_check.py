@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, toolchain
+from ..core import errors, toolchain
 
 MODES = {"checked": 1, "unchecked": 0}
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")

@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import errors, sass
-from .errors import ExitCode
+from ..core import errors, sass
+from ..core.errors import ExitCode
 
 
 def run(a) -> ExitCode:

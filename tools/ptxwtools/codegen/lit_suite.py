@@ -32,10 +32,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import compile as compile_, deps, errors, options, probes, targets, toolchain
-from .errors import ExitCode
+from ..core import compile as compile_, deps, errors, options, probes, targets, toolchain
+from ..core.errors import ExitCode
 
-TOOL = Path(__file__).resolve().parents[1] / "ptxw"
 OWN_SUITE = toolchain.REPO / "tests" / "codegen"
 _FAILED_CODES = ("FAIL", "XPASS", "UNRESOLVED", "TIMEOUT", "ERROR")
 
@@ -170,7 +169,7 @@ def configure(config, lit_config, name: str, source_root: Path, exec_root: Path,
     config.environment["PATH"] = os.pathsep.join([str(filecheck.parent), os.environ.get("PATH", "")])
     if "PTXW_DEPS_DIR" in os.environ:  # where the tools find the disassembler (toolchain.py)
         config.environment["PTXW_DEPS_DIR"] = os.environ["PTXW_DEPS_DIR"]
-    ptxw = f"{shlex.quote(sys.executable)} {shlex.quote(str(TOOL))}"
+    ptxw = f"{shlex.quote(sys.executable)} {shlex.quote(str(toolchain.TOOL))}"
     flags = " ".join(map(shlex.quote, nvcc_flags))
     check = f"{filecheck} --allow-unused-prefixes --check-prefixes="
     include = f"-I{shlex.quote(str(toolchain.PTXW_INCLUDE))}" if toolchain.PTXW_INCLUDE.is_dir() else ""

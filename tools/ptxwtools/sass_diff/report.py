@@ -9,8 +9,9 @@ from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
-from . import pairing, style
-from .sass_diff_compare import CHANGED, INCOMPARABLE, NEITHER, OK, ONE_SIDE, SAME, first_error
+from ..core import style
+from . import pairing
+from .compare import CHANGED, INCOMPARABLE, NEITHER, OK, ONE_SIDE, SAME, first_error
 
 _ARROW = "→"
 WIDTH = 120  # the terminal table's

@@ -20,7 +20,7 @@ PTX_KERNEL.
 
 from dataclasses import dataclass, field
 
-from .forms import table
+from ..forms import table
 
 # The PTX ISA of CUDA 13.0, the suite's toolchain: a form of a newer one gets Variant.isa.
 _TOOLCHAIN_ISA = 900

@@ -14,7 +14,8 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from . import occupancy, pairing, sass
+from ..core import sass
+from . import occupancy, pairing
 
 OK, ERROR, UNKNOWN_TARGET, NO_NVCC, MISSING = "ok", "does not compile", "target unknown to this toolchain", \
     "no nvcc in this toolchain", "not built"

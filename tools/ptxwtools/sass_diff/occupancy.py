@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .errors import BadInput
+from ..core.errors import BadInput
 
 # family -> (warps per SM, blocks per SM, shared memory per SM in bytes)
 _LIMITS = {

@@ -27,9 +27,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import cache, compile_commands, occupancy, options, pairing, sass_diff, sass_diff_report, targets, toolchain
-from .errors import BadInput, ExitCode
-from .sass_diff import Command, Side
+from ..core import cache, options, targets, toolchain
+from ..core.errors import BadInput, ExitCode
+from . import compile_commands, occupancy, pairing, report, sides
+from .sides import Command, Side
 
 
 def add_parser(sub):
@@ -74,7 +75,7 @@ def _sides(a, work_root: Path):
     if a.update_baseline and not a.baseline:
         raise BadInput("--update-baseline needs --baseline FILE")
     tcs = [toolchain.find_toolchain(t, require_nvcc=False) for t in a.cuda_root]
-    shas = [sass_diff.resolve_revision(work_root, r) for r in a.rev]
+    shas = [sides.resolve_revision(work_root, r) for r in a.rev]
 
     def side(tc, rev_index):
         tc = tc or toolchain.find_toolchain()
@@ -115,7 +116,7 @@ def _commands(a, work_root: Path, revs) -> dict:
     """{source name: Command}: the flags after -- for every source, or each one's CMake command."""
     cwd = Path.cwd().resolve()
     if not a.compile_commands:
-        flags = sass_diff.absolute_flags(a.nvcc_flags, cwd)
+        flags = sides.absolute_flags(a.nvcc_flags, cwd)
         return {_name(Path(s).resolve(), work_root, revs): Command(tuple(flags), cwd) for s in a.sources}
     if a.nvcc_flags:
         raise BadInput("--compile-commands gives each source's flags: no flags after --")
@@ -127,7 +128,7 @@ def _commands(a, work_root: Path, revs) -> dict:
         if path not in known:
             raise BadInput(f"{a.compile_commands} has no command for {path}")
         flags, directory = known[path]
-        out[_name(path, work_root, revs)] = Command(tuple(sass_diff.absolute_flags(flags, directory)), directory,
+        out[_name(path, work_root, revs)] = Command(tuple(sides.absolute_flags(flags, directory)), directory,
                                                      ptxw_include=False)
     if not out:
         raise BadInput(f"{a.compile_commands} has no .cu source in {work_root}")
@@ -156,13 +157,13 @@ def _check(a, old: Side, new: Side, work_root: Path) -> dict:
     commands = _commands(a, work_root, revs) if not a.built else {}
     for name in commands:
         in_tree = (work_root / name).is_file() and len(revs) < 2  # with two revisions the working tree is not a side
-        if not in_tree and not any(sass_diff.in_revision(work_root, r, name) for r in revs):
+        if not in_tree and not any(sides.in_revision(work_root, r, name) for r in revs):
             raise BadInput(f"no source {name}" + (" in the working tree or the revisions" if revs else ""))
     return commands
 
 
 def main(a) -> ExitCode:
-    work_root = (a.root or sass_diff.working_root()).resolve()
+    work_root = (a.root or sides.working_root()).resolve()
     build = options.build_dir_of(a)
     rules = pairing.parse_rules(a.match)
     first_baseline = bool(a.update_baseline and a.baseline and not a.baseline.is_file())
@@ -173,11 +174,12 @@ def main(a) -> ExitCode:
         toolchain.find_disassembler()
     for side in (old, new):
         if side.kind in ("toolchain", "revision"):
-            side.tree = sass_diff.revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev else work_root
+            side.tree = (sides.revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev
+                         else work_root)
     if old.kind == "baseline" and a.baseline.is_file():
-        sass_diff.load_baseline(old)
+        sides.load_baseline(old)
     if new.kind == "built":
-        sass_diff.load_built(new, work_root, options.targets_of(a))
+        sides.load_built(new, work_root, options.targets_of(a))
     tty = sys.stderr.isatty()
 
     def progress(done, total, what):
@@ -185,19 +187,19 @@ def main(a) -> ExitCode:
             sys.stderr.write(("\r" if tty else "") + f"[{done}/{total}] {what}".ljust(60) + ("" if tty else "\n"))
             sys.stderr.flush()
 
-    result = sass_diff.run(old, new, work_root, commands, options.targets_of(a),
+    result = sides.run(old, new, work_root, commands, options.targets_of(a),
                            cache.Cache(build / "sass-diff" / "cache", not a.no_cache), a.jobs or os.cpu_count(), progress,
                            toolchain.command_line("sass-diff"), rules, dynamic_smem)
     if tty:
         sys.stderr.write("\n")
     out_dir = (a.out or build / "sass-diff").resolve()
-    sass_diff_report.write_all(result, out_dir, a.markdown)
-    print(sass_diff_report.recorded(new) if first_baseline else sass_diff_report.summary(result, show_diff=a.show_diff))
+    report.write_all(result, out_dir, a.markdown)
+    print(report.recorded(new) if first_baseline else report.summary(result, show_diff=a.show_diff))
     print(f"\nreports: {out_dir}/sass-diff.{{md,html,json}}")
     for p in result.problems:
         sys.stderr.write(f"ptxw sass-diff: {p}\n")
     if a.update_baseline and not result.problems:
-        cache.atomic_write(a.baseline, sass_diff.baseline_json(new, new.units))
+        cache.atomic_write(a.baseline, sides.baseline_json(new, new.units))
         print(f"baseline written: {a.baseline} ({len(new.units)} source x target pairs)")
         return ExitCode.OK
     if result.changed and a.accept_with:

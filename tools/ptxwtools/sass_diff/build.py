@@ -22,9 +22,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cache as cache_, compile as compile_, targets, toolchain
-from .errors import BadInput
-from .sass_diff_compare import ERROR, NO_NVCC, OK, UNKNOWN_TARGET
+from ..core import cache as cache_, compile as compile_, targets, toolchain
+from ..core.errors import BadInput
+from .compare import ERROR, NO_NVCC, OK, UNKNOWN_TARGET
 
 # nvcc's options that name a path, separate (-I inc) or joined (-Iinc, --include-path=inc); nvcc also
 # takes comma-separated lists for them.
@@ -162,7 +162,8 @@ class Compiler:
         self.side, self.work_root, self.cache, self.commands = side, work_root, cache, commands
         self.reroot = Reroot(work_root, side.tree)
         self.includes = [self.reroot.path(str(compile_.INCLUDE))] if compile_.INCLUDE.is_dir() else []
-        self.identity = cache_.digest(cache_.code_digest("sass_diff_build"), side.tc.root, side.tc.version, side.tc.has_nvcc)
+        self.identity = cache_.digest(cache_.code_digest("sass_diff/build"), side.tc.root, side.tc.version,
+                                      side.tc.has_nvcc)
         self._digests = {}
 
     def _content(self, path: Path) -> str:

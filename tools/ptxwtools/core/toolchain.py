@@ -17,8 +17,8 @@ from pathlib import Path
 
 from .errors import BadInput
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = Path(__file__).resolve().parents[1] / "ptxw"
+REPO = Path(__file__).resolve().parents[3]
+TOOL = Path(__file__).resolve().parents[2] / "ptxw"
 IN_CHECKOUT = (REPO / "include" / "ptxw").is_dir() and TOOL == REPO / "tools" / "ptxw"
 # ptxw's headers: the checkout's, or those installed beside the tools (<prefix>/include beside
 # <prefix>/share/ptxw/tools/ptxw)

@@ -2,8 +2,8 @@
 kernel. A side is a toolchain, a git revision of the user's repository, a recorded baseline, or the
 records a codegen build left (compile.py writes one beside every listing).
 
-Building a side is sass_diff_build.py (each from its own tree, cached by what the compile read),
-comparing two results sass_diff_compare.py (kernels paired by name, SASS normalised, resources);
+Building a side is build.py (each from its own tree, cached by what the compile read),
+comparing two results compare.py (kernels paired by name, SASS normalised, resources);
 this module holds the sides, baselines and the run.
 """
 
@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, occupancy, toolchain
-from .errors import BadInput
-from .sass_diff_build import (Command, absolute_flags, build_side, in_revision, resolve_revision, revision_tree,  # noqa: F401
+from ..core import cache as cache_, toolchain
+from ..core.errors import BadInput
+from . import occupancy
+from .build import (Command, absolute_flags, build_side, in_revision, resolve_revision, revision_tree,  # noqa: F401
                               working_root)
-from .sass_diff_compare import (CHANGED, ERROR, INCOMPARABLE, MISSING, NEITHER, NO_NVCC, NOT_COMPARABLE, OK,  # noqa: F401
+from .compare import (CHANGED, ERROR, INCOMPARABLE, MISSING, NEITHER, NO_NVCC, NOT_COMPARABLE, OK,  # noqa: F401
                                 ONE_SIDE, SAME, UNKNOWN_TARGET, KernelChange, UnitDiff, compare, first_error, in_order)
 
 
@@ -125,8 +126,8 @@ def nothing_compiled(units) -> str:
 def _compared(old: Side, new: Side, keys, target_names, rules, dynamic_smem, cache: cache_.Cache) -> list:
     """compare(), each unit's comparison cached by the two results it compares (a rerun of a large diff
     spends its time normalising and diffing listings otherwise)."""
-    code = cache_.digest(cache_.code_digest("sass_diff_compare"), old.label, new.label, *(f"{p.pattern}={r}" for p, r in rules),
-                         repr(dynamic_smem))
+    code = cache_.digest(cache_.code_digest("sass_diff/compare"), old.label, new.label,
+                         *(f"{p.pattern}={r}" for p, r in rules), repr(dynamic_smem))
 
     def key(side, k):
         return side.keys.get(k) or cache_.digest(json.dumps(side.units.get(k, {}), sort_keys=True))

@@ -11,7 +11,7 @@ import json
 import shlex
 from pathlib import Path
 
-from .errors import BadInput
+from ..core.errors import BadInput
 
 # options dropped with their value, separate (-o x) or joined (-o=x, -ox)
 _DROPPED_WITH_VALUE = ("-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output", "-x", "--x", "-arch",

@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import cache as cache_, cubin, errors, gate, probes, sass, toolchain, variants
+from ..core import cache as cache_, cubin, errors, gate, probes, sass, toolchain, variants
 
 # The target whose SASS runs on the GPUs this project has (an H100), and the runtime tests' build.
 RUNTIME_TARGET = "sm_90a"
@@ -129,7 +129,7 @@ class Measurer:
         self.cache = cache_.Cache(cache, use_cache)
         self.disasm = toolchain.find_disassembler(tc.root)
         self.headers = cache_.tree_digest(toolchain.REPO / "include", "*.h")
-        self.code = cache_.code_digest("conformance")  # with gate.py, compile.py, variants.py, ...
+        self.code = cache_.code_digest("conformance/grid")  # with gate.py, compile.py, variants.py, ...
         self.identity = _digest(tc.root, tc.version, self.code)
 
     def _run(self, cmd, cwd=None):

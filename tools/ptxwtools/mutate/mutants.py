@@ -11,7 +11,7 @@ once), the replacement, and the check, one of
                                runtime tests on a GPU: SOURCES (tests/runtime/*.cu, comma-separated)
                                built as the runtime suites are, MODE checked or unchecked, run with
                                --gtest_filter=FILTER, under compute-sanitizer --tool TOOL if named
-                               (mutate_gpu.py); they need a GPU, GoogleTest (--gtest-root) and nvcc
+                               (gpu_check.py); they need a GPU, GoogleTest (--gtest-root) and nvcc
 
 A mutant is killed when its check fails on the mutated copy: for gpu, also when the sources do not
 build, the run crashes or has no end within --timeout. Every check first runs on the unmutated
@@ -34,8 +34,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, lit_suite, mutate_gpu, options, toolchain
-from .errors import ExitCode
+from ..codegen import lit_suite
+from ..core import errors, options, toolchain
+from ..core.errors import ExitCode
+from . import gpu_check
 
 REPO = toolchain.REPO
 DEFAULT_MUTANTS = REPO / "tools" / "mutation" / "mutants.txt"
@@ -67,7 +69,7 @@ def parse(text: str, where: str) -> list:
         kind, *args = fields[3].split()
         if kind == "gpu":
             try:
-                mutate_gpu.parse(args)
+                gpu_check.parse(args)
             except errors.BadInput as e:
                 raise errors.BadInput(f"{where}:{n}: {e}") from None
         out.append(Mutant(n, *fields))
@@ -102,21 +104,21 @@ class Checks:
         self.gpu_lock = threading.Lock()  # one test binary on the GPU at a time
         self.timeout = a.timeout
         if gpu:
-            mutate_gpu.require_gpu()
-            self.gtest = mutate_gpu.GTest.at(Path(a.gtest_root))
+            gpu_check.require_gpu()
+            self.gtest = gpu_check.GTest.at(Path(a.gtest_root))
             self.cuda = toolchain.find_toolchain(a.cuda_root)
 
     def failure(self, check: str, ws: Workspace, unmutated=False):
         """Why the check fails in ws, in a few words; None where it passes. Unmutated, a gpu check
-        also fails when it runs no test or skips one (mutate_gpu.run), and says why it does not build."""
+        also fails when it runs no test or skips one (gpu_check.run), and says why it does not build."""
         kind, *args = check.split()
         if kind == "gpu":
-            c = mutate_gpu.parse(args)
-            binary, log = mutate_gpu.build(c, ws.root, ws.build_dir / "gpu", self.gtest, self.cuda.nvcc)
+            c = gpu_check.parse(args)
+            binary, log = gpu_check.build(c, ws.root, ws.build_dir / "gpu", self.gtest, self.cuda.nvcc)
             if binary is None:
                 return "does not build" + (":\n" + "\n".join(log.splitlines()[-20:]) if unmutated else "")
             with self.gpu_lock:
-                return mutate_gpu.run(c, binary, self.cuda.root, self.timeout, strict=unmutated)
+                return gpu_check.run(c, binary, self.cuda.root, self.timeout, strict=unmutated)
         env = lit_suite.environment(ws.root / "tools")
         env.setdefault("PTXW_DEPS_DIR", str(toolchain.deps_dir()))  # the checkout's, not the copy's (none)
         cwd = ws.root / "tests" / "tools" if kind == "tools" else ws.root

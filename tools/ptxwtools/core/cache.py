@@ -28,8 +28,8 @@ def tree_digest(root: Path, pattern: str) -> str:
 
 
 def _source(module: str) -> Path:
-    """A ptxwtools module's file: 'variants' is variants.py, 'forms/table' forms/table.py."""
-    return Path(__file__).parent / f"{module}.py"
+    """A ptxwtools module's file: 'core/variants' is core/variants.py, 'forms/table' forms/table.py."""
+    return Path(__file__).parents[1] / f"{module}.py"
 
 
 def _imports(module: str) -> set:
