@@ -30,7 +30,7 @@
 // error, the ptxw one, at the line below it (-DAG checks: nvcc reports instantiation errors out of
 // source order), and each compile's total is its number of cases (the last lines). Without a
 // CASE the file compiles: what sm_80 has (mbarrier.init, mbarrier.inval) is accepted. The statements
-// of tools/ptxwtools/variants.py are not repeated here: gate/variants.test refuses each of them on
+// of tools/ptxwtools/core/variants.py are not repeated here: gate/variants.test refuses each of them on
 // every target that lacks it; these are the other overloads (defaults, qualifiers, hints, waits).
 //
 // The protocol steps are here too: they call ptxw's own forms (qualified, so argument-dependent
