@@ -8,7 +8,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..core import style, toolchain
-from ..sass_diff import report as sass_diff_report, sides as sass_diff
+from ..sass_diff import report as sass_diff_report
+from ..sass_diff.compare import ERROR, OK, UNKNOWN_TARGET, compare
+from ..sass_diff.sides import Result, Side
 from . import grid as grid_
 from .grid import Concern, Verdict
 
@@ -97,12 +99,12 @@ def _gate_changes(grid):
 def _as_unit(c) -> dict:
     """A grid cell as sass-diff's result for the unit (variant, target)."""
     if c.ptxas is None or c.ptxas.verdict is Verdict.ERROR:
-        return {"status": sass_diff.ERROR, "message": c.ptxas.text if c.ptxas else "not measured"}
+        return {"status": ERROR, "message": c.ptxas.text if c.ptxas else "not measured"}
     if c.ptxas.verdict is Verdict.TARGET_UNKNOWN:
-        return {"status": sass_diff.UNKNOWN_TARGET, "message": c.ptxas.output}
+        return {"status": UNKNOWN_TARGET, "message": c.ptxas.output}
     if c.ptxas.verdict is not Verdict.ACCEPT:
-        return {"status": sass_diff.ERROR, "message": c.ptxas.output, "commands": [c.ptxas.command]}
-    return {"status": sass_diff.OK, "functions": [c.kernel] if c.kernel else []}
+        return {"status": ERROR, "message": c.ptxas.output, "commands": [c.ptxas.command]}
+    return {"status": OK, "functions": [c.kernel] if c.kernel else []}
 
 
 def _version_key(version: str):
@@ -114,13 +116,13 @@ def toolchain_diffs(grid) -> list:
     versions = sorted((t["version"] for t in grid.toolchains if "error" not in t), key=_version_key)
     out = []
     for old, new in zip(versions, versions[1:]):
-        sides = [sass_diff.Side(f"CUDA {v}", "toolchain") for v in (old, new)]
+        sides = [Side(f"CUDA {v}", "toolchain") for v in (old, new)]
         for c in grid.cells:
             for side, v in zip(sides, (old, new)):
                 if c.toolchain == v:
                     side.units[(c.variant, c.target)] = _as_unit(c)
-        units = sass_diff.compare(*sides, target_order=grid.targets)
-        out.append(sass_diff.Result(*sides, list(grid.variants), list(grid.targets), units, grid.command, grid.date, 0.0))
+        units = compare(*sides, target_order=grid.targets)
+        out.append(Result(*sides, list(grid.variants), list(grid.targets), units, grid.command, grid.date, 0.0))
     return out
 
 

@@ -30,7 +30,8 @@ from pathlib import Path
 from ..core import cache, options, targets, toolchain
 from ..core.errors import BadInput, ExitCode
 from . import compile_commands, occupancy, pairing, report, sides
-from .sides import Command, Side
+from .build import Command, absolute_flags, in_revision, resolve_revision, revision_tree, working_root
+from .sides import Side
 
 
 def add_parser(sub):
@@ -75,7 +76,7 @@ def _sides(a, work_root: Path):
     if a.update_baseline and not a.baseline:
         raise BadInput("--update-baseline needs --baseline FILE")
     tcs = [toolchain.find_toolchain(t, require_nvcc=False) for t in a.cuda_root]
-    shas = [sides.resolve_revision(work_root, r) for r in a.rev]
+    shas = [resolve_revision(work_root, r) for r in a.rev]
 
     def side(tc, rev_index):
         tc = tc or toolchain.find_toolchain()
@@ -116,7 +117,7 @@ def _commands(a, work_root: Path, revs) -> dict:
     """{source name: Command}: the flags after -- for every source, or each one's CMake command."""
     cwd = Path.cwd().resolve()
     if not a.compile_commands:
-        flags = sides.absolute_flags(a.nvcc_flags, cwd)
+        flags = absolute_flags(a.nvcc_flags, cwd)
         return {_name(Path(s).resolve(), work_root, revs): Command(tuple(flags), cwd) for s in a.sources}
     if a.nvcc_flags:
         raise BadInput("--compile-commands gives each source's flags: no flags after --")
@@ -128,7 +129,7 @@ def _commands(a, work_root: Path, revs) -> dict:
         if path not in known:
             raise BadInput(f"{a.compile_commands} has no command for {path}")
         flags, directory = known[path]
-        out[_name(path, work_root, revs)] = Command(tuple(sides.absolute_flags(flags, directory)), directory,
+        out[_name(path, work_root, revs)] = Command(tuple(absolute_flags(flags, directory)), directory,
                                                      ptxw_include=False)
     if not out:
         raise BadInput(f"{a.compile_commands} has no .cu source in {work_root}")
@@ -157,13 +158,13 @@ def _check(a, old: Side, new: Side, work_root: Path) -> dict:
     commands = _commands(a, work_root, revs) if not a.built else {}
     for name in commands:
         in_tree = (work_root / name).is_file() and len(revs) < 2  # with two revisions the working tree is not a side
-        if not in_tree and not any(sides.in_revision(work_root, r, name) for r in revs):
+        if not in_tree and not any(in_revision(work_root, r, name) for r in revs):
             raise BadInput(f"no source {name}" + (" in the working tree or the revisions" if revs else ""))
     return commands
 
 
 def main(a) -> ExitCode:
-    work_root = (a.root or sides.working_root()).resolve()
+    work_root = (a.root or working_root()).resolve()
     build = options.build_dir_of(a)
     rules = pairing.parse_rules(a.match)
     first_baseline = bool(a.update_baseline and a.baseline and not a.baseline.is_file())
@@ -174,8 +175,7 @@ def main(a) -> ExitCode:
         toolchain.find_disassembler()
     for side in (old, new):
         if side.kind in ("toolchain", "revision"):
-            side.tree = (sides.revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev
-                         else work_root)
+            side.tree = revision_tree(work_root, side.rev, build / "sass-diff" / "revs") if side.rev else work_root
     if old.kind == "baseline" and a.baseline.is_file():
         sides.load_baseline(old)
     if new.kind == "built":

@@ -16,10 +16,8 @@ from pathlib import Path
 from ..core import cache as cache_, toolchain
 from ..core.errors import BadInput
 from . import occupancy
-from .build import (Command, absolute_flags, build_side, in_revision, resolve_revision, revision_tree,  # noqa: F401
-                              working_root)
-from .compare import (CHANGED, ERROR, INCOMPARABLE, MISSING, NEITHER, NO_NVCC, NOT_COMPARABLE, OK,  # noqa: F401
-                                ONE_SIDE, SAME, UNKNOWN_TARGET, KernelChange, UnitDiff, compare, first_error, in_order)
+from .build import build_side
+from .compare import INCOMPARABLE, NEITHER, OK, UnitDiff, compare, in_order
 
 
 # ---- sides ----------------------------------------------------------------------------------------
@@ -148,7 +146,7 @@ def _compared(old: Side, new: Side, keys, target_names, rules, dynamic_smem, cac
 
 def run(old: Side, new: Side, work_root: Path, commands: dict, target_names, cache: cache_.Cache, jobs=None,
         progress=None, command="", rules=(), dynamic_smem=occupancy.DynamicSmem()) -> Result:
-    """commands: {source: sass_diff_build.Command} for the sides that compile; rules: pairing rules;
+    """commands: {source: build.Command} for the sides that compile; rules: pairing rules;
     dynamic_smem: the launches' dynamic shared memory, for occupancy."""
     start = time.monotonic()
     built = [side for side in (old, new) if side.kind in ("toolchain", "revision")]
