@@ -3,6 +3,7 @@ installed tool naming itself; and `ptxw codegen` end to end on bad input: unknow
 broken toolchains, and a ptxas that lacks the target. Each must say what is wrong; none may pass
 silently."""
 
+import ast
 import os
 import re
 import shutil
@@ -145,6 +146,20 @@ class CommandLineTest(unittest.TestCase):
         for path in (toolchain.REPO / "tools" / "ptxwtools").rglob("*.py"):
             with self.subTest(path.name):
                 self.assertNotRegex(path.read_text(), r"SystemExit|sys\.exit|\bexit\(")
+
+    def test_command_packages_import_core_and_only_the_packages_named(self):
+        # the import graph ptxwtools/__init__.py draws, which says why each edge beyond core is there;
+        # `from .. import x` (a name of ptxwtools itself) is refused too
+        allowed = {"core": {"forms"}, "codegen": {"core"}, "sass_diff": {"core"}, "conformance": {"core", "sass_diff"},
+                   "mutate": {"core", "codegen"}, "forms": {"core"}}
+        tools = toolchain.REPO / "tools" / "ptxwtools"
+        self.assertEqual(sorted(allowed), sorted(p.parent.name for p in tools.glob("*/__init__.py")))
+        for package, may in allowed.items():
+            imported = {(node.module or "").split(".")[0] for path in (tools / package).rglob("*.py")
+                        for node in ast.walk(ast.parse(path.read_text()))
+                        if isinstance(node, ast.ImportFrom) and node.level == 2}
+            with self.subTest(package):
+                self.assertLessEqual(imported, may)
 
 
 class TestCommandTest(unittest.TestCase):
