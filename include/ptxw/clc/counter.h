@@ -186,14 +186,18 @@ struct backend<counter_t>
       // until it is resolved below, after the walk.
       if (first_warp)
       {
+        // The other lanes of the warp pass a size they do not read from `own`: the submitter's
+        // state is read by the submitter alone.
+        ::cuda::std::uint32_t taken = 1u;
         if (submit)
         {
           // The range about to be walked (own block: 0 - ~0u = 1 unit), the indices left from its
           // first on.
           const ::cuda::std::uint32_t left = unit == ~0u ? own.stealable : own.stealable + own.launched - unit;
-          own.taken                        = own.pace.size(end - unit, left, own.launched, 32u);
+          taken                            = own.pace.size(end - unit, left, own.launched, 32u);
+          own.taken                        = taken;
         }
-        claim::issue(submit, st.cursor, submit ? own.taken : 1u, claim_);
+        claim::issue(submit, st.cursor, taken, claim_);
       }
       // Not unrolled: f is the user's work, inlined once here (and once for a whole-grid launch).
 #pragma unroll 1
