@@ -14,13 +14,13 @@
 // and every output is checked against the plain launch's. Printed: registers a thread and CTAs an
 // SM of each kernel, the best time, and ptxw's time over each other contender's.
 //
-// Checked mode follows the build (PTXW_CHECKED, ptxw/config.h: on unless NDEBUG); the CMake target
+// Checked mode follows the build (PTXW_CHECKED, ptxw/core/config.h: on unless NDEBUG); the CMake target
 // defines NDEBUG, and `nvcc -arch=sm_90a -std=c++17 -O3 -Iinclude` of this file alone measures
 // the default of a build without it.
 //
 //   ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]
 #include <ptxw/clc.h>
-#include <ptxw/host/clc.h>
+#include <ptxw/clc/host/scheduler.h>
 
 #include <cstdio>
 

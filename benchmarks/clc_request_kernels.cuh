@@ -1,12 +1,12 @@
 // The kernel of the request-cost benchmark and its timing loop, compiled once per checked mode:
 // clc_request_checked.cu and clc_request_unchecked.cu include this with PTXW_CHECKED set to 1 and
-// 0. ptxw's names carry the mode (ptxw/config.h); this file's names have internal linkage (an
+// 0. ptxw's names carry the mode (ptxw/core/config.h); this file's names have internal linkage (an
 // unnamed namespace), so each translation unit keeps its own kernel and timing loop -- two inline
 // functions of one name would leave the linker free to keep one of them for both modes.
 #pragma once
 
-#include <ptxw/host/clc.h>
 #include <ptxw/clc.h>
+#include <ptxw/clc/host/scheduler.h>
 
 #include <cuda_runtime.h>
 

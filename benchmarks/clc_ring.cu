@@ -43,7 +43,7 @@
 //
 //   ptxw_bench_clc_ring [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]
 #include <ptxw/clc.h>
-#include <ptxw/host/clc.h>
+#include <ptxw/clc/host/scheduler.h>
 
 #include <cmath>
 #include <cstdio>

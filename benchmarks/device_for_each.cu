@@ -26,7 +26,7 @@
 // Times are of one call from an idle GPU (cudaEvent around the call: the host's launch work shows)
 // and, for ptxw and CUB, per call of 4 back to back (the host's work overlaps the GPU's); the
 // sweep's are back to back.
-#include <ptxw/device/for_each_canceled.h>
+#include <ptxw/algorithms/for_each_canceled.h>
 
 #include <cub/device/device_for.cuh>
 #include <thrust/execution_policy.h>

@@ -46,7 +46,7 @@
 // --self-test: checks the workloads' host-side logic on the CPU (no GPU needed).
 // --estimate: the run time of the default, quick and sweep runs on an H100 from the workloads'
 // sizes (work per index sampled on the CPU) and the rates stated there (no GPU needed).
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include <cub/device/device_for.cuh>
 #include <thrust/execution_policy.h>

@@ -51,7 +51,7 @@
 // CSV (mode,workload,log2n,n,contender,policy,calls,reps,min_us,median_us,max_us).
 // --self-test: the host side on the CPU (no GPU needed): the samples' bins, the plain launch's tiles,
 // the CPU table, the default's plan.
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include <algorithm>
 #include <cmath>

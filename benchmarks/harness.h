@@ -3,7 +3,7 @@
 // kept between calls, CUDA event timing, contenders timed in turn, and CSV files.
 #pragma once
 
-#include <ptxw/host/device_array.h>
+#include <ptxw/core/device_array.h>
 
 #include <cuda_runtime.h>
 

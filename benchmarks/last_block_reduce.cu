@@ -3,7 +3,7 @@
 //   ptxw_bench_last_block_reduce [--reps R] [--max N]
 //
 // int32 inputs, int64 sums (CUB's accumulator for an int64 output is int64 too), n = 10^3 .. 10^9.
-// ptxw: ptxw::device::sum (ptxw/device/reduce.h) -- a memset of its ticket and one kernel: a
+// ptxw: ptxw::device::sum (ptxw/algorithms/reduce.h) -- a memset of its ticket and one kernel: a
 // vectorised grid-stride sum per block (4 int4 loads in flight per thread), the partial of each
 // block, and the merge in the block that arrives last. CUB: its two-phase call, which for more than
 // one tile launches two kernels. Both with their temporary storage allocated once before timing
@@ -11,7 +11,7 @@
 // two interleaved: the latency of one call (events around it, median of R) and the time per call of
 // a stream of back-to-back calls (events around many, best of 5). Every result of every timed call
 // is checked against the host's exact sum; a wrong one makes the exit code 1.
-#include <ptxw/device/reduce.h>
+#include <ptxw/algorithms/reduce.h>
 
 #include <cub/device/device_reduce.cuh>
 

@@ -22,7 +22,7 @@
 //    reordering.
 // Timings: best of 3, each contender beside the others (harness.h's best_in_turn); a pool's launch
 // is timed alone (its seeding, pool_host::prepare, before it).
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "harness.h"
 

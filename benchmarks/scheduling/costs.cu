@@ -13,9 +13,9 @@
 #include "../harness.h"
 #include "work.cuh"
 
-#include <ptxw/host/clc.h>
-#include <ptxw/host/device_array.h>
 #include <ptxw/clc.h>
+#include <ptxw/clc/host/scheduler.h>
+#include <ptxw/core/device_array.h>
 
 #include <cstdio>
 #include <vector>

@@ -6,9 +6,9 @@
 
 #include "work.cuh"
 
-#include <ptxw/host/clc.h>
-#include <ptxw/host/work_queue.h>
 #include <ptxw/clc.h>
+#include <ptxw/clc/host/scheduler.h>
+#include <ptxw/inter_block/host/work_queue.h>
 
 #include <cuda/work_stealing>
 

@@ -3,7 +3,7 @@
 // plan.
 #pragma once
 
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@
 
 #include "gemm_kernel.h"
 
-#include <ptxw/host/tile_scheduler.h>
+#include <ptxw/clc/host/tile_scheduler.h>
 
 #include <cstdint>
 #include <limits>

@@ -31,8 +31,8 @@
 // task leaves a span: its SM, its kind, its start and end.
 #pragma once
 
-#include <ptxw/host/tasks.h>
 #include <ptxw/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include <cstdint>
 #include <stdexcept>

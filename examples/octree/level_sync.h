@@ -13,7 +13,7 @@
 //        (cudaGraphSetConditional, CUDA 12.4+): no host round trip.
 #pragma once
 
-#include <ptxw/host/round_graph.h>
+#include <ptxw/tasks/host/round_graph.h>
 
 #include <cub/block/block_scan.cuh>
 

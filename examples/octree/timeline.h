@@ -4,7 +4,7 @@
 // between spans is where the scheduling costs: the picture is plot.py's (--timeline).
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/core/checked.h>
 
 #include <cuda_runtime.h>
 

@@ -1,8 +1,6 @@
-// ptxw/device.h: the device-scope algorithms, in CUB's conventions (two-phase temporary storage,
-// an environment overload, per-architecture policies from a replaceable selector).
+// Forwards to <ptxw/algorithms.h> for one release.
 #pragma once
-
-#include <ptxw/device/drain.h>
-#include <ptxw/device/for_each_canceled.h>
-#include <ptxw/device/for_each_with_state.h>
-#include <ptxw/device/reduce.h>
+#if !defined(__CUDA_ARCH__) // the host pass only: once per translation unit, not again in each device pass
+#  pragma message("ptxw: ptxw/device.h moved to ptxw/algorithms.h; this forwarding header is removed in the next release")
+#endif
+#include <ptxw/algorithms.h>

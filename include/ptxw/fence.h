@@ -4,7 +4,7 @@
 // argument-dependent lookup on its tags would pick those, skipping ptxw's checks.
 //
 // The first block binds each PTX form with cuda::ptx tags; only the combinations the PTX ISA
-// defines compile (R10), only on targets that have them (R9): the rows of ptxw/detail/qualifiers.h. The second block names each fence
+// defines compile (R10), only on targets that have them (R9): the rows of ptxw/isa/qualifiers.h. The second block names each fence
 // after the protocol step it serves; use those in kernels.
 //
 // What ptxas 13.0 emits (tests/codegen/fence): fence.proxy.async.global is FENCE.VIEW.ASYNC.G;
@@ -13,8 +13,8 @@
 // form and fence.mbarrier_init emit no SASS at all: only the PTX shows them.
 #pragma once
 
-#include <ptxw/detail/qualifiers.h>
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
+#include <ptxw/isa/qualifiers.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/fence.h>

@@ -1,11 +1,11 @@
-// The backend table (ptxw/clc/backends.h): a backend added by this file alone -- its
+// The backend table (ptxw/clc/backend_table.h): a backend added by this file alone -- its
 // clc::detail::backend<> specialisation and one PTXW_CLC_BACKEND row -- runs through every path:
 // the typed API, for_each_canceled_block, the host's launch (a resident prefix, as its row says)
 // and the device-scope for_each through a selector that names its id. It hands blocks out last
 // first, so the tests can tell that its code ran. Then what the table decides for the built-in
 // backends: counter_t's typed requests with claims of several blocks, and checked mode's report of
 // a context prepared for another backend than the one that runs (R14).
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 #include <ptxw/ptxw.h>
 
 #include "clc_launch.h"

@@ -2,8 +2,8 @@
 // form, and the fixture of the checked-mode tests on both Hopper backends.
 #pragma once
 
-#include <ptxw/host/checked.h>
-#include <ptxw/host/clc.h>
+#include <ptxw/clc/host/scheduler.h>
+#include <ptxw/core/checked_host.h>
 
 #include <cuda_runtime.h>
 

@@ -1,8 +1,8 @@
-// ptxw/device/for_each_with_state.h: per-CTA state around for_each_canceled's schedule. DeviceStateArgs
+// ptxw/algorithms/for_each_with_state.h: per-CTA state around for_each_canceled's schedule. DeviceStateArgs
 // runs without a GPU (the checks before any CUDA call, the plan); DeviceState on the H100:
 // exactly once, set-up and flush once per CTA that ran and never in a canceled one, the barriers
 // around them, privatised histograms against the CPU, exact storage, both overloads.
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
-// ptxw/device.h: the device-scope algorithms. DeviceArgs runs without a GPU (the checks before any
+// ptxw/algorithms.h: the device-scope algorithms. DeviceArgs runs without a GPU (the checks before any
 // CUDA call: size query, too small a buffer, bad arguments); the others run on the H100 against a
 // CPU reference.
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include <algorithm>
 #include <numeric>

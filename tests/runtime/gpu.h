@@ -3,7 +3,7 @@
 // ptxw_test::Report (device_check.h).
 #pragma once
 
-#include <ptxw/host/device_array.h>
+#include <ptxw/core/device_array.h>
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 // again afterwards: threads of a block that do not all call (R15), a block that calls twice (R15),
 // two launches on one ticket at once (R16), an uninitialised ticket (R17), a grid larger than the
 // count type counts (R18, on the device and on the host).
-#include <ptxw/host/last_block.h>
+#include <ptxw/inter_block/host/last_block.h>
 
 #include "clc_launch.h"
 #include "gpu.h"

@@ -2,7 +2,7 @@
 // kernel plants one violation. With no sink to record into, checked mode prints its report and
 // traps (each runs in the child of a death test, since a trap loses the CUDA context); with a
 // default sink (diagnostics::make_default) the report is recorded and the kernel finishes.
-#include <ptxw/host/checked.h>
+#include <ptxw/core/checked_host.h>
 #include <ptxw/ptxw.h>
 
 #include <cstdio>

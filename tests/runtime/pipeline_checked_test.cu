@@ -3,7 +3,7 @@
 // expects exactly one report naming the cause -- the count that was short, the stage still held,
 // the bytes copied -- where a plain mbarrier wait would only time out (R6), hang or read a stage
 // before its data landed. Reports go to a default sink with a short timeout, so the kernels end.
-#include <ptxw/host/checked.h>
+#include <ptxw/core/checked_host.h>
 #include <ptxw/mbarrier.h>
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // both kinds of deque (tasks_deques.h). R24 is also asserted for every other wait on one word of a
 // pool: for work (the shared queues), at the static list's barrier, on a ticket ring slot whose
 // push never published and on a lock never released (those two plant the broken step).
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
 #include "tasks_deques.h"

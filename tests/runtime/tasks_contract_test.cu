@@ -1,6 +1,6 @@
 // The task pool's contract as a user meets it writing from docs/task-queues.md alone, one test a
 // clause, each on every method.
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
 #include "tasks_deques.h"

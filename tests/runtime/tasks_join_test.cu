@@ -4,7 +4,7 @@
 // through joins, as the octree's chunked nodes do. Each join's continuation runs exactly once, with
 // every part visible: its total is the host's sum of its range. Plain launches, then launches under
 // each injected fault. (Checked mode's R26 reports: tasks_checked_test.cu.)
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
 #include "task_faults.h"

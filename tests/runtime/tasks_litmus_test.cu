@@ -14,7 +14,7 @@
 //    (faults::late_store_ns): the store->load reordering that the fence forbids, made to happen
 //    where the PTX model allows it, since hardware shows it too rarely to be seen here.
 // Over many rounds: 0 duplicates, 0 losses (docs/task-queues.md says what the fence-drop mutant did).
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
 #include "tasks_deques.h"

@@ -5,7 +5,7 @@
 // and every other 0 -- a lost task is a 0, a task run twice a 2.
 #pragma once
 
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // stalled between its bottom store and its fence, its bottom store held until the fence, every
 // task stolen, thieves stalled before their CAS, tiny queues -- over 1000 small launches per
 // method: 0 lost, 0 run twice.
-#include <ptxw/host/tasks.h>
+#include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
 #include "task_faults.h"

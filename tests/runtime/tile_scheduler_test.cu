@@ -1,4 +1,4 @@
-// The persistent tile scheduler (ptxw/clc/tile_scheduler.h, ptxw/host/tile_scheduler.h). On the GPU:
+// The persistent tile scheduler (ptxw/clc/tile_scheduler.h, ptxw/clc/host/tile_scheduler.h). On the GPU:
 // a kernel of one scheduler warp and three consumer warps, written once for both policies, counts
 // each (tile, role) it is given; every in-bounds tile of every problem must be counted exactly once
 // per role, every role of a CTA must see the same tiles in the same order, no tile may fall outside
@@ -7,8 +7,8 @@
 // problem, 64 problems of Zipf-distributed sizes with empty ones, cluster tiles. On the host (no
 // GPU needed): decoding is a bijection onto the tiles, the swizzled order is CUTLASS's, and every
 // bad input throws before anything is allocated or launched.
+#include <ptxw/clc/host/tile_scheduler.h>
 #include <ptxw/ptxw.h>
-#include <ptxw/host/tile_scheduler.h>
 
 #include "clc_launch.h"
 #include "gpu.h"

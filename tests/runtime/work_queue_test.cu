@@ -5,7 +5,7 @@
 // device memory, and the capacity error. A conforming kernel makes no report. Planted misuse is
 // reported with its rule: a fetch not every thread makes (R15), an uninitialised queue (R17), the
 // read of "no item" (R19).
-#include <ptxw/host/work_queue.h>
+#include <ptxw/inter_block/host/work_queue.h>
 
 #include "clc_launch.h"
 #include "gpu.h"

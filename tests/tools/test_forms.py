@@ -146,7 +146,7 @@ class AddingAFormTest(unittest.TestCase):
         self.assertRegex(before[1], r"^sm_90a [1-9]\d* \['static assertion failed with \"ptxw: R10")
         self.assertRegex(before[2], r"^sm_80 [1-9]\d* \['static assertion failed with \"ptxw: R10")
         # with it, and nothing else changed: a variant, compiling to the instruction on sm_90a, R9 on sm_80
-        self.assertEqual(out, "updated include/ptxw/detail/forms.h\n")  # a codegen test checks it: no skeleton
+        self.assertEqual(out, "updated include/ptxw/isa/forms.h\n")  # a codegen test checks it: no skeleton
         self.assertIn("PTXW_QUALIFIER_ROW(mbarrier_test_wait, relaxed, cluster, shared, 90, 860)", header)
         self.assertEqual(before[0:1] + after[0:1], ["False", "True"])
         self.assertEqual(after[1], "sm_90a 0 ['-'] True")

@@ -1,4 +1,4 @@
-"""The rules are written once, in include/ptxw/rules.h: docs/rules.md, the headers' messages and
+"""The rules are written once, in include/ptxw/core/rules.h: docs/rules.md, the headers' messages and
 the diagnostics tests must say the same number and name."""
 
 import re
@@ -12,7 +12,7 @@ NAMED = re.compile(r'ptxw: R(\d+) ([a-z ]+):')
 
 def rules():
     """{number: name} from rules.h, checked to be self-consistent."""
-    text = (REPO / "include/ptxw/rules.h").read_text()
+    text = (REPO / "include/ptxw/core/rules.h").read_text()
     table = {}
     for macro, number, _, name, _ in RULE.findall(text):
         assert macro == number, f"PTXW_RULE_R{macro} says R{number}"

@@ -12,10 +12,10 @@
 //   check_prepared R14: a context the host prepared for another backend than the one that runs
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/geometry.h>
 #include <ptxw/clc/slot.h>
-#include <ptxw/detail/isa/mapa.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/isa/mapa.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/get_sreg.h>

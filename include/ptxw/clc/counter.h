@@ -3,7 +3,7 @@
 //
 // The launch is a prefix of the grid: the first L units (CTAs, or clusters for cluster_t) in
 // x-fastest order, as ptxw::clc::scheduler::prepare(kernel, ...) sizes it to what fits on the GPU
-// at once (the table's resident prefix, ptxw/clc/backends.h) -- or the whole grid. Each launched
+// at once (the table's resident prefix, ptxw/clc/backend_table.h) -- or the whole grid. Each launched
 // unit runs its own block first; the units beyond the launch are the canceled ones, handed out by
 // one atomicAdd on a global counter and never started, as on hardware. The whole grid may be
 // launched too (every request then fails at once), at a dispatch cost per CTA that a
@@ -14,16 +14,16 @@
 // delivers the response itself when it reaches wait() -- a generic-proxy store and a release
 // arrive on each receiving CTA's barrier, which that CTA's own request armed with an arrival of its
 // own -- so there is no async proxy, no transaction count and no proxy fence on this path. Claims
-// are the claim engine's (ptxw/detail/claim.h): short blocks are taken up to 32 per atomic, at the
+// are the claim engine's (ptxw/claim/engine.h): short blocks are taken up to 32 per atomic, at the
 // pace the submitter measured, long ones one by one.
 //
 // A launch that is not a prefix of the prepared grid is reported (R14); every launched unit then
 // takes all its blocks from the counter, so that each block still runs exactly once.
 #pragma once
 
-#include <ptxw/clc/backend.h>
+#include <ptxw/claim/engine.h>
+#include <ptxw/clc/backend_interface.h>
 #include <ptxw/clc/checks.h>
-#include <ptxw/detail/claim.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

@@ -18,7 +18,7 @@
 // at once), and a launched CTA costs dispatch time whatever it does (docs/scheduling.md).
 #pragma once
 
-#include <ptxw/clc/backend.h>
+#include <ptxw/clc/backend_interface.h>
 #include <ptxw/clc/checks.h>
 
 PTXW_NAMESPACE_BEGIN

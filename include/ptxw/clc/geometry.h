@@ -7,7 +7,7 @@
 // makes of clusterlaunchcontrol.query_cancel: LDS.128, then ALU on these words).
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {

@@ -38,14 +38,14 @@
 //   R14 a software backend's launch is the prepared grid or a prefix of it (checked mode).
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/checks.h>
 #include <ptxw/clc/counter.h>
 #include <ptxw/clc/emulated.h>
 #include <ptxw/clc/hardware.h>
 #include <ptxw/clc/response.h>
 #include <ptxw/clc/slot.h>
-#include <ptxw/elect.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/elect.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/get_sreg.h>

@@ -6,8 +6,8 @@
 // slot's barrier, which the requesting CTA (every CTA, for cluster_t) armed with expect_tx (R5).
 #pragma once
 
-#include <ptxw/clc/backend.h>
-#include <ptxw/detail/isa/clc.h>
+#include <ptxw/clc/backend_interface.h>
+#include <ptxw/isa/clc.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/clusterlaunchcontrol.h>

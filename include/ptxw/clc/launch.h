@@ -1,7 +1,7 @@
 // ptxw/clc/launch.h: how a work-stealing kernel is launched -- which CTAs (the backend table's
 // resident prefix, or the whole grid), its context's state, and launches in clusters. Host code
-// that reports errors as cudaError_t and never throws: the device-scope algorithms (ptxw/device/)
-// and the scheduler (ptxw/host/clc.h, which turns these errors into exceptions) both build on it.
+// that reports errors as cudaError_t and never throws: the device-scope algorithms (ptxw/algorithms/)
+// and the scheduler (ptxw/clc/host/scheduler.h, which turns these errors into exceptions) both build on it.
 #pragma once
 
 #include <ptxw/clc/handle.h>
@@ -160,7 +160,7 @@ inline dim3 resident_prefix(dim3 grid, dim3 cluster, unsigned long long resident
 }
 
 // The architecture kernel's code was compiled for (cudaFuncAttributes::ptxVersion, 90 for sm_90a):
-// the fact the device's __CUDA_ARCH__ is (ptxw/clc/backends.h).
+// the fact the device's __CUDA_ARCH__ is (ptxw/clc/backend_table.h).
 template <class... Args>
 cudaError_t compiled_sm(void (*kernel)(Args...), int& sm)
 {

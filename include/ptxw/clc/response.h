@@ -3,12 +3,12 @@
 //
 // clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 and .get_first_ctaid::{x,y,z}.b32.b128
 // decode it on hardware (ptxw/clc/hardware.h); the software backends write the same encoding and
-// decode it themselves (ptxw/clc/backend.h).
+// decode it themselves (ptxw/clc/backend_interface.h).
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/clc/backend.h>
+#include <ptxw/clc/backend_interface.h>
 #include <ptxw/clc/checks.h>
+#include <ptxw/core/checked.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {

@@ -47,9 +47,9 @@
 // (the emulation's spurious failures; on hardware the guide does not rule it out), and its block
 // would have to reach every role past the failure (docs/clc-ring.md, "Performance").
 //
-// Backends (ptxw/clc/backends.h) are used through their interface (ptxw/clc/backend.h): the
+// Backends (ptxw/clc/backend_table.h) are used through their interface (ptxw/clc/backend_interface.h): the
 // hardware (sm_100+), the faithful emulation and counter_t (sm_90+). On counter_t each request
-// claims one index (claims::one, ptxw/clc/backend.h): the scheduler's lookahead hides the claim,
+// claims one index (claims::one, ptxw/clc/backend_interface.h): the scheduler's lookahead hides the claim,
 // and a range of indices would be blocks the CTA holds back from the others.
 //
 // Checked mode (ptxw/clc/ring_checks.h): the scheduler's wait for a release is bounded and a stage
@@ -80,14 +80,14 @@
 // reads), ring_scheduler.h and ring_consumer.h (the roles); here, the handle that open() makes.
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/handle.h>
 #include <ptxw/clc/ring_checks.h>
 #include <ptxw/clc/ring_consumer.h>
 #include <ptxw/clc/ring_scheduler.h>
 #include <ptxw/clc/ring_storage.h>
 #include <ptxw/clc/ring_token.h>
-#include <ptxw/elect.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/elect.h>
 #include <ptxw/mbarrier/pipeline_state.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS

@@ -19,10 +19,10 @@
 // release, for R4 at the scheduler) or the role (for the consumers' own reports).
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/checks.h>
 #include <ptxw/clc/slot.h>
-#include <ptxw/detail/isa/mapa.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/isa/mapa.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc::detail {

@@ -3,12 +3,12 @@
 // for_each, its whole life.
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/handle.h>
 #include <ptxw/clc/ring_checks.h>
 #include <ptxw/clc/ring_storage.h>
 #include <ptxw/clc/ring_token.h>
-#include <ptxw/elect.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/elect.h>
 #include <ptxw/mbarrier/pipeline_state.h>
 
 PTXW_NAMESPACE_BEGIN

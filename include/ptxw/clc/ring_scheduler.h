@@ -3,10 +3,10 @@
 // answer, until the first failure (R1, R4, R5).
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/handle.h>
 #include <ptxw/clc/ring_checks.h>
 #include <ptxw/clc/ring_storage.h>
+#include <ptxw/core/checked.h>
 #include <ptxw/mbarrier/pipeline_state.h>
 
 PTXW_NAMESPACE_BEGIN

@@ -3,9 +3,9 @@
 // the range of its Depth and Consumers, and the declarations the roles' headers share.
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/handle.h>
 #include <ptxw/clc/ring_checks.h>
+#include <ptxw/core/checked.h>
 #include <ptxw/mbarrier/pipeline_state.h>
 
 PTXW_NAMESPACE_BEGIN

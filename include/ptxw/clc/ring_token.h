@@ -3,8 +3,8 @@
 // index that exists only inside its decode() or behind its block() (R2, R4).
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/ring_storage.h>
+#include <ptxw/core/checked.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {

@@ -1,9 +1,9 @@
 // ptxw/clc/slot.h: who receives a cluster launch control response (cta_t, cluster_t) and the
-// shared-memory slot it lands in. Who answers requests: ptxw/clc/backends.h.
+// shared-memory slot it lands in. Who answers requests: ptxw/clc/backend_table.h.
 #pragma once
 
-#include <ptxw/clc/backends.h>
-#include <ptxw/detail/claim.h>
+#include <ptxw/claim/engine.h>
+#include <ptxw/clc/backend_table.h>
 #include <ptxw/mbarrier/barrier.h>
 
 PTXW_NAMESPACE_BEGIN

@@ -8,7 +8,7 @@
 //   dynamic_tiles<B>    one block per unit (dynamic_tiles<B, cluster_t>: one cluster), handed out
 //                       by cluster launch control: the hardware on sm_100 and newer (one try_cancel
 //                       per tile), counter_t or the faithful emulation on Hopper
-//                       (ptxw/clc/backends.h) -- through clc::ring, so that one scheduler warp
+//                       (ptxw/clc/backend_table.h) -- through clc::ring, so that one scheduler warp
 //                       requests ahead and every role reads the same tiles in the same order
 //                       (CUTLASS's PersistentTileSchedulerSm100 with PipelineCLCFetchAsync).
 //
@@ -26,7 +26,7 @@
 //
 // Every role (consumer warp) of a CTA gets the same tiles in the same order, the end once; every
 // unit of the space goes to exactly one CTA (cluster). The host side -- the space's prefix sums and
-// dividers, the validation of the problem list, the launch -- is ptxw/host/tile_scheduler.h.
+// dividers, the validation of the problem list, the launch -- is ptxw/clc/host/tile_scheduler.h.
 //
 // The dynamic policy inherits the ring's rules and checked-mode reports (docs/clc-ring.md). A space
 // with a cluster shape is scheduled by the ring's cluster form: dynamic_tiles<Backend, cluster_t>
@@ -36,9 +36,9 @@
 // grid in clusters of the space's cluster shape, which checked mode verifies once per launch.
 #pragma once
 
-#include <ptxw/checked.h>
 #include <ptxw/clc/ring.h>
 #include <ptxw/clc/tile_space.h>
+#include <ptxw/core/checked.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/get_sreg.h>

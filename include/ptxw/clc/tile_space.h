@@ -1,6 +1,6 @@
 // ptxw/clc/tile_space.h: the tiles of a list of problems (a grouped GEMM's output tiles), numbered
 // 0, 1, 2, ... problem after problem, and the decoding of such a number back into (problem, m, n).
-// The tile schedulers of ptxw/clc/tile_scheduler.h hand the numbers out; ptxw/host/tile_scheduler.h
+// The tile schedulers of ptxw/clc/tile_scheduler.h hand the numbers out; ptxw/clc/host/tile_scheduler.h
 // builds the space on the host (prefix sums, dividers, validation).
 //
 //   problem p     M_p x N_p elements, cut into tiles_m(p) x tiles_n(p) tiles of the tile shape; a
@@ -28,7 +28,7 @@
 // loads nothing.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace clc {
@@ -56,7 +56,7 @@ __host__ __device__ inline ::cuda::std::uint32_t divide(::cuda::std::uint32_t n,
 }
 } // namespace detail
 
-// One problem of a tile space, as decoding needs it (made by the host, ptxw/host/tile_plan.h).
+// One problem of a tile space, as decoding needs it (made by the host, ptxw/clc/host/tile_plan.h).
 // 16-aligned: a cursor's miss loads it with three 16-byte loads.
 struct alignas(16) tile_record
 {

@@ -14,7 +14,7 @@
 // The ticket hooks run in checked builds only (inter_block/last_block.h).
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/core/checked.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/get_sreg.h>

@@ -1,9 +1,9 @@
 // ptxw/inter_block/cursor.h: one block's position in a work queue (ptxw/inter_block/work_queue.h) --
-// the leader's claims on the claim engine (ptxw/detail/claim.h), their hand-over through the slot's
+// the leader's claims on the claim engine (ptxw/claim/engine.h), their hand-over through the slot's
 // two buffers, and checked mode's R15/R17 hooks (ptxw/inter_block/checks.h).
 #pragma once
 
-#include <ptxw/detail/claim.h>
+#include <ptxw/claim/engine.h>
 #include <ptxw/inter_block/checks.h>
 #include <ptxw/inter_block/queue.h>
 

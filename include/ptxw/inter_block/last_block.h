@@ -9,7 +9,7 @@
 //     if (ptxw::last_block(ticket))                       // every thread of every block, once (R15)
 //       merge(partials, gridDim.x, out);                  // all threads of the last block only
 //   }
-//   ptxw::last_block_ticket_host<> ticket;                // ptxw/host/last_block.h, once
+//   ptxw::last_block_ticket_host<> ticket;                // ptxw/inter_block/host/last_block.h, once
 //   sum<<<blocks, 256>>>(in, n, partials, out, ticket.view());   // every launch, no memset between
 //
 // last_cluster(ticket) is the same for cluster launches: true in every CTA of the last cluster.
@@ -34,7 +34,7 @@
 // no fence follows the atomic in the merging block: without an acquire pattern the model lets its
 // reads see stale partials (in SASS: no CCTL.IVALL after the ATOMG, L1 lines may be stale). Moving
 // a barrier before it and a second fence after it makes it correct, at the price of MEMBAR.SC.GPU
-// plus an L1 invalidation in every block, where atom.release costs MEMBAR.ALL.GPU (detail/isa/atom.h).
+// plus an L1 invalidation in every block, where atom.release costs MEMBAR.ALL.GPU (isa/atom.h).
 //
 // Checked mode (PTXW_CHECKED) reports, instead of merging early or wrongly: a block whose threads do
 // not all call (R15, detail: how many did; that launch then merges nowhere), a block that calls
@@ -45,9 +45,9 @@
 // on the host (last_block_ticket_host::reset()).
 #pragma once
 
-#include <ptxw/detail/isa/atom.h>
-#include <ptxw/detail/last_arrival.h>
 #include <ptxw/inter_block/checks.h>
+#include <ptxw/inter_block/last_arrival.h>
+#include <ptxw/isa/atom.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/barrier_cluster.h>
@@ -121,7 +121,7 @@ __device__ bool take_ticket(last_block_ticket_state<Count>* s, unsigned long lon
 }
 
 // last_block without checked mode's checks: for unchecked builds, and for the device-scope
-// reduction (ptxw/device/reduce.h), whose kernel calls it once per block by construction and whose
+// reduction (ptxw/algorithms/reduce.h), whose kernel calls it once per block by construction and whose
 // ticket it initialises itself -- there the checks of R15-R17 guard nothing, and their %gridid
 // record would take every replay of a captured CUDA graph for a second call (%gridid repeats).
 template <class Count>

@@ -2,7 +2,7 @@
 // queue itself, one fetch's item, the shared-memory slot -- and their global state.
 #pragma once
 
-#include <ptxw/detail/claim.h>
+#include <ptxw/claim/engine.h>
 #include <ptxw/inter_block/checks.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -57,7 +57,7 @@ class work_queue
       , sink_(sink)
   {}
   friend class work_queue_host<T>;
-  friend struct device::detail::access; // ptxw/device/drain.h, from the caller's temporary storage
+  friend struct device::detail::access; // ptxw/algorithms/drain.h, from the caller's temporary storage
   template <class U, unsigned K>
   friend class detail::queue_cursor;
 

@@ -4,7 +4,7 @@
 //   __shared__ ptxw::cluster_barrier cbar;  // also targeted by other CTAs of the cluster
 //
 // Every operation is one PTX instruction (see the PTX line above each), issued through cuda::ptx
-// where CCCL has the form and through ptxw/detail/isa otherwise. Arguments follow cuda::ptx:
+// where CCCL has the form and through ptxw/isa otherwise. Arguments follow cuda::ptx:
 // qualifiers first, as a (sem, scope) pair of cuda::ptx tags, then the operands. Without the pair
 // an operation takes the qualifiers the protocol needs: release arrive, acquire wait, relaxed
 // transaction counts, all at the barrier's own scope.
@@ -18,19 +18,19 @@
 //   R10 only the sem/scope combinations the PTX ISA defines for the instruction;
 //   R11 arrival counts (ptxw::arrivals) and transaction bytes (ptxw::tx_bytes) are not interchangeable;
 //   R12 a cluster-scope or remote operation needs a barrier declared ptxw::cluster_barrier.
-// In checked mode (ptxw/checked.h) also at run time: counts out of the PTX range (R11), a wait
+// In checked mode (ptxw/core/checked.h) also at run time: counts out of the PTX range (R11), a wait
 // that does not complete within PTXW_CHECKED_TIMEOUT_NS, a phase used on a second barrier or
 // living in shared memory (R6), reported instead of hanging.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/detail/isa/mapa.h>
-#include <ptxw/detail/isa/mbarrier_local.h>
-#include <ptxw/detail/qualifiers.h>
-#include <ptxw/mbarrier/remote.h>
-#include <ptxw/mbarrier/phase.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
+#include <ptxw/isa/mapa.h>
+#include <ptxw/isa/mbarrier_local.h>
+#include <ptxw/isa/qualifiers.h>
 #include <ptxw/mbarrier/counts.h>
+#include <ptxw/mbarrier/phase.h>
+#include <ptxw/mbarrier/remote.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/mbarrier_arrive.h>
@@ -46,7 +46,7 @@ template <class Scope>
 inline constexpr bool is_mbarrier_scope = is_one_of<Scope, ptx::scope_cta_t, ptx::scope_cluster_t>;
 
 // The gate of an operation on a barrier of this CTA declared at BarrierScope: the form exists (R10,
-// ptxw/detail/qualifiers.h), the barrier can take its scope (R12), the target has it (R9). Each
+// ptxw/isa/qualifiers.h), the barrier can take its scope (R12), the target has it (R9). Each
 // check static_asserts its rule; the `if constexpr` chain instantiates none after a failing one.
 template <class Instruction, class Sem, class OpScope, class BarrierScope>
 __host__ __device__ constexpr bool check_local()

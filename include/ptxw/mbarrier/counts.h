@@ -5,13 +5,13 @@
 // hangs at run time. ptxw gives each its own type with an explicit constructor, and every wrapper
 // rejects anything else -- including a bare integer -- with a `ptxw: R11` diagnostic.
 //
-// The ranges of the counts are checked in checked mode (ptxw/checked.h), at run time: C++17 in nvcc's
+// The ranges of the counts are checked in checked mode (ptxw/core/checked.h), at run time: C++17 in nvcc's
 // device code cannot see the value of a constant argument (docs/rules.md, R11). One constant is
 // caught at compile time: `ptxw::arrivals{0}` written with the literal 0.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 
 // `struct Name`: the parameter type of an operation that takes exactly a `Type`, held in `arg`. Any
 // other argument converts through the refused constructor template instead, so a bare integer or

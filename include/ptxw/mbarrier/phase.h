@@ -9,9 +9,9 @@
 // phase that waits on a second barrier.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/detail/isa/mapa.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
+#include <ptxw/isa/mapa.h>
 #include <ptxw/mbarrier/counts.h>
 
 PTXW_NAMESPACE_BEGIN

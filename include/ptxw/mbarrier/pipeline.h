@@ -40,12 +40,12 @@
 // waiting (R30); each wait is bounded and one fault is one report, never a hang.
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 #include <ptxw/fence.h>
 #include <ptxw/mbarrier/pipeline_base.h>
 #include <ptxw/mbarrier/pipeline_consumer.h>
 #include <ptxw/mbarrier/pipeline_producer.h>
-#include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/barrier_cluster.h>

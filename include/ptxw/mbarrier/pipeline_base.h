@@ -3,12 +3,12 @@
 // protocol needs, the scope of a wait), its shared-memory storage and its one wait.
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 #include <ptxw/mbarrier/barrier.h>
 #include <ptxw/mbarrier/pipeline_checks.h>
 #include <ptxw/mbarrier/pipeline_roles.h>
 #include <ptxw/mbarrier/pipeline_state.h>
-#include <ptxw/target.h>
 
 #include <cuda/std/type_traits>
 

@@ -15,9 +15,9 @@
 // Unchecked builds get an empty ledger (a base class of the storage: no byte) whose hooks do nothing.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/detail/isa/mapa.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
+#include <ptxw/isa/mapa.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

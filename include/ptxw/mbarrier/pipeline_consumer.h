@@ -3,14 +3,14 @@
 // of a stage (ptxw/mbarrier/pipeline.h).
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/detail/isa/bar.h>
-#include <ptxw/elect.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/elect.h>
+#include <ptxw/core/target.h>
 #include <ptxw/fence.h>
+#include <ptxw/isa/bar.h>
 #include <ptxw/mbarrier/counts.h>
 #include <ptxw/mbarrier/pipeline_base.h>
 #include <ptxw/mbarrier/pipeline_token.h>
-#include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/cp_async_bulk.h>

@@ -2,12 +2,12 @@
 // stages in ring order, and the stage token it fills and commits (ptxw/mbarrier/pipeline.h).
 #pragma once
 
-#include <ptxw/checked.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 #include <ptxw/fence.h>
 #include <ptxw/mbarrier/counts.h>
 #include <ptxw/mbarrier/pipeline_base.h>
 #include <ptxw/mbarrier/pipeline_token.h>
-#include <ptxw/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/cp_async_bulk.h>

@@ -7,8 +7,8 @@
 // hand (the wrong counts of NVIDIA/cutlass #2404 and deepseek-ai/DeepGEMM #51 cannot be written).
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 

@@ -11,8 +11,8 @@
 // after that role finished a step. Checked mode also counts the steps, so reports name the round.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

@@ -7,8 +7,8 @@
 // add what their side needs (ptxw/mbarrier/pipeline_producer.h, pipeline_consumer.h).
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/target.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

@@ -2,12 +2,12 @@
 // ptxw::cluster_barrier::remote(rank) returns it (ptxw/mbarrier/barrier.h).
 //
 // Every operation is one PTX instruction on the shared::cluster address (see the PTX line above
-// each); qualifiers as in ptxw/mbarrier/barrier.h, their forms in ptxw/detail/qualifiers.h (R9, R10); counts
+// each); qualifiers as in ptxw/mbarrier/barrier.h, their forms in ptxw/isa/qualifiers.h (R9, R10); counts
 // are ptxw::arrivals and ptxw::tx_bytes (R11).
 #pragma once
 
-#include <ptxw/detail/isa/mbarrier_remote.h>
-#include <ptxw/detail/qualifiers.h>
+#include <ptxw/isa/mbarrier_remote.h>
+#include <ptxw/isa/qualifiers.h>
 #include <ptxw/mbarrier/counts.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -28,7 +28,7 @@ class remote_mbarrier
       : addr_(cluster_addr)
   {}
 
-  // R10 and R9 for a form on the shared::cluster window (ptxw/detail/qualifiers.h).
+  // R10 and R9 for a form on the shared::cluster window (ptxw/isa/qualifiers.h).
   template <class Instruction, class Sem, class OpScope>
   __device__ static constexpr bool check()
   {

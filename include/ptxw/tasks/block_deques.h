@@ -8,8 +8,8 @@
 // order lives.
 #pragma once
 
+#include <ptxw/isa/global.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/detail/isa/global.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {

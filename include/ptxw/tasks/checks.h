@@ -11,9 +11,9 @@
 //   owed_at_end       R26: the pool ended with arrivals its open joins were owed (fewer than opened for)
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/detail/claim.h>
-#include <ptxw/detail/isa/global.h>
+#include <ptxw/claim/engine.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/isa/global.h>
 #include <ptxw/tasks/pool.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS

@@ -12,7 +12,7 @@
 //     ... read every part: the n tasks' writes before their arrival are visible ...
 //   w.retire(std::move(t), ...);                // arriving does not end the task
 //
-// Memory order, last_block's, in the steps both use (detail/last_arrival.h): bar.sync (every
+// Memory order, last_block's, in the steps both use (inter_block/last_arrival.h): bar.sync (every
 // thread's part before the leader's arrival), the leader's atom.release.gpu on the count,
 // fence.acq_rel.gpu in the block that read n - 1 (the acquire), bar.red.or to tell its threads.
 // open() writes plain stores: the push that publishes an arriving task (its release, R25) orders
@@ -27,7 +27,7 @@
 // marked in the top bit of `expected`; a join the host wrote is not.
 #pragma once
 
-#include <ptxw/detail/last_arrival.h>
+#include <ptxw/inter_block/last_arrival.h>
 #include <ptxw/tasks/checks.h>
 
 PTXW_NAMESPACE_BEGIN

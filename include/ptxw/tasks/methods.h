@@ -3,7 +3,7 @@
 // picks the protocol (one file each) and the unit of the host's capacity.
 #pragma once
 
-#include <ptxw/config.h>
+#include <ptxw/core/config.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace tasks {

@@ -1,10 +1,10 @@
 // ptxw/tasks/pool.h: a task pool as a kernel sees it -- pool<T, Method>, a kernel parameter made
-// only by pool_host::view() (ptxw/host/tasks.h) -- its global state, the entries its queues hold,
+// only by pool_host::view() (ptxw/tasks/host/pool_host.h) -- its global state, the entries its queues hold,
 // and the fault-injection knobs the tests turn.
 #pragma once
 
-#include <ptxw/checked.h>
-#include <ptxw/rules.h>
+#include <ptxw/core/checked.h>
+#include <ptxw/core/rules.h>
 #include <ptxw/tasks/methods.h>
 
 #include <cuda/std/cstdint>

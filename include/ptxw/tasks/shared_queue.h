@@ -4,8 +4,8 @@
 // thread, so fork() counts a task's children live before any push (counts_at_fork).
 #pragma once
 
+#include <ptxw/isa/global.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/detail/isa/global.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {

@@ -19,8 +19,8 @@
 //                      orders every push of a round before the advance and the next round (R25).
 #pragma once
 
+#include <ptxw/isa/global.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/detail/isa/global.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {

@@ -5,10 +5,10 @@
 // slot's two alternating buffers, behind one barrier, as the work queue's hand-over does.
 #pragma once
 
-#include <ptxw/detail/claim.h>
+#include <ptxw/claim/engine.h>
 #include <ptxw/inter_block/checks.h>
+#include <ptxw/isa/global.h>
 #include <ptxw/tasks/checks.h>
-#include <ptxw/detail/isa/global.h>
 #include <ptxw/tasks/join.h>
 #include <ptxw/tasks/task.h>
 

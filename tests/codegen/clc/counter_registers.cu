@@ -13,7 +13,7 @@
 // printf calls cost registers of their own; there the bound is the queue's occupancy: at most 32
 // registers, so that 8 CTAs of 256 threads fit on an SM (2048 threads, 64 Ki registers).
 // Hopper only (target-sm_90a): there counter_t is the default backend; from sm_100 on the default is
-// the hardware's (ptxw/clc/backends.h), and counter_t is what a kernel asks for by name.
+// the hardware's (ptxw/clc/backend_table.h), and counter_t is what a kernel asks for by name.
 // REQUIRES: target-sm_90a
 // RUN: %ptxw-compile %s -o %t
 // RUN: echo "excess: 0" > %t.zero

@@ -10,7 +10,7 @@
 // RUN: %ptx-check %s --input-file=%t.ptx
 // RUN: %sass-check %s --input-file=%t.sass
 
-#include <ptxw/device/for_each_canceled.h>
+#include <ptxw/algorithms/for_each_canceled.h>
 
 struct mark
 {

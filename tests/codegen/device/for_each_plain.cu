@@ -7,7 +7,7 @@
 // RUN: %ptxw-compile %s -o %t
 // RUN: %sass-check %s --input-file=%t.sass
 
-#include <ptxw/device/for_each_canceled.h>
+#include <ptxw/algorithms/for_each_canceled.h>
 
 struct mark
 {

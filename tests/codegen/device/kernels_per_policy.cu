@@ -8,7 +8,7 @@
 // RUN:       o=$NF ~ /op_split/ ? "split" : $NF ~ /op_same/ ? "same" : "-"; n[a " " k " " o]++ } \
 // RUN:       END { for (x in n) print x, n[x] }' | sort | FileCheck %s
 
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 namespace kp {
 struct op_same

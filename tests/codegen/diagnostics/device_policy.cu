@@ -1,4 +1,4 @@
-// R9 and R18 for ptxw/device/: a selector's policies are checked at compile time for every
+// R9 and R18 for ptxw/algorithms/: a selector's policies are checked at compile time for every
 // architecture of the build -- the hardware backend where the build has sm_90a, a block size
 // that is not whole warps, more shared rounds than a tile has, no wave, a negative occupancy, a
 // drain batch outside [1, 32], a reduce that loads fewer than 4 items.
@@ -17,7 +17,7 @@
 // checks are in host code, which nvcc's device front end checks too, with the same error.
 // The for_each cases: the default selector with one field out of range (Inputs/device_case.h).
 
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include "Inputs/device_case.h"
 

@@ -19,7 +19,7 @@
 // checks are in host code, which nvcc's device front end checks too, with the same error.
 // The policy cases: the default selector with one field out of range (Inputs/device_case.h).
 
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 #include "Inputs/device_case.h"
 

@@ -1,4 +1,4 @@
-// The tile scheduler's (ptxw/clc/tile_scheduler.h, ptxw/host/tile_scheduler.h) misuse that fails to
+// The tile scheduler's (ptxw/clc/tile_scheduler.h, ptxw/clc/host/tile_scheduler.h) misuse that fails to
 // compile, each one `ptxw:` error naming its rule and the user's line: a tile shape, swizzle or
 // cluster shape given as template arguments out of range (R18: a tile of 0 elements, a swizzle that
 // is not a power of two, a cluster shape that is not one or of more than 16 CTAs), a ring of 0
@@ -20,7 +20,7 @@
 // Without a CASE the file compiles: the same steps spelled correctly.
 
 #include <ptxw/clc.h>
-#include <ptxw/host/tile_scheduler.h>
+#include <ptxw/clc/host/tile_scheduler.h>
 
 namespace clc = ptxw::clc;
 

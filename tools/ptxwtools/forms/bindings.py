@@ -1,12 +1,12 @@
 """The inline-PTX bindings of the forms cuda::ptx lacks (Form.binding), generated from each form's PTX
-line: include/ptxw/detail/isa/<file>.h, a function per form (two where an operand is optional), each
+line: include/ptxw/isa/<file>.h, a function per form (two where an operand is optional), each
 headed by its PTX line and `PTX ISA NN, SM_XX` as CCCL's generated bindings are."""
 
 import re
 import textwrap
 from pathlib import Path
 
-ISA_DIR = Path("include/ptxw/detail/isa")
+ISA_DIR = Path("include/ptxw/isa")
 _OPTIONAL = re.compile(r"\{, (\w+)\}")
 _COLUMNS = 120  # the column limit of ptxw's headers
 
@@ -64,8 +64,8 @@ def headers(forms, files: dict, generated: str, version) -> dict:
         functions = [function(f, line, version(f)) for f in forms if f.binding and f.binding.file == name
                      for line in _lines(f.ptx)]
         out[ISA_DIR / f"{name}.h"] = "\n".join([
-            f"// {generated}.", *("// " + w for w in textwrap.wrap(f"ptxw/detail/isa/{name}.h: {about}", 100)),
+            f"// {generated}.", *("// " + w for w in textwrap.wrap(f"ptxw/isa/{name}.h: {about}", 100)),
             "#pragma once", "",
-            "#include <ptxw/detail/qualifiers.h>", "#include <cuda/std/cstdint>", "", "PTXW_NAMESPACE_BEGIN",
+            "#include <ptxw/isa/qualifiers.h>", "#include <cuda/std/cstdint>", "", "PTXW_NAMESPACE_BEGIN",
             "namespace detail::isa {", "\n\n".join(functions), "} // namespace detail::isa", "PTXW_NAMESPACE_END"]) + "\n"
     return out

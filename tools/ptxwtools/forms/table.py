@@ -1,6 +1,6 @@
 """Every PTX form ptxw wraps, one row each: the one description `tools/ptxw generate-forms` turns into
-the qualifier rows every R9/R10 gate reads (include/ptxw/detail/forms.h), the inline-PTX bindings of
-the forms cuda::ptx lacks (include/ptxw/detail/isa/) and the skeleton codegen test of a row no test
+the qualifier rows every R9/R10 gate reads (include/ptxw/isa/forms.h), the inline-PTX bindings of
+the forms cuda::ptx lacks (include/ptxw/isa/) and the skeleton codegen test of a row no test
 checks, and from which the conformance grid takes its variants (variants.py). Adding a form is adding
 its row here and regenerating (docs/adding-a-form.md).
 
@@ -11,12 +11,12 @@ A row (Form):
   sm, isa      the first target and PTX ISA (100 x major + 10 x minor) the PTX ISA gives the form
   instruction  the qualifier table's tag of the instruction (PTXW_QUALIFIER_ROW), or None where ptxw's
                gate is not per qualifier set: cluster launch control and its emulation's bulk copy are
-               gated per backend (R9 in clc/backend.h)
+               gated per backend (R9 in clc/backend_interface.h)
   sem, scope, space
                the qualifiers as cuda::ptx tags name them, `none` for one the form lacks
   probes       the ways the conformance grid reaches the form (Probe), one variant each
   binding      for a form cuda::ptx lacks, ptxw's inline-PTX function of it (Binding), generated into
-               include/ptxw/detail/isa/<file>.h; None where the wrapper calls cuda::ptx or a
+               include/ptxw/isa/<file>.h; None where the wrapper calls cuda::ptx or a
                binding written by hand
 A Probe:
   id           the variant's id in the grid
@@ -25,7 +25,7 @@ A Probe:
   cccl         the same through CCCL's cuda::ptx binding, None where CCCL has none
   runtime      gtest name patterns of tests/runtime that run the form on a GPU
 A Binding:
-  file         the header in include/ptxw/detail/isa/ (BINDING_FILES says what each holds)
+  file         the header in include/ptxw/isa/ (BINDING_FILES says what each holds)
   name         the function; forms of one name are its overloads, told apart by `tag`
   tag          the C++ type of a first, unnamed parameter that picks the overload (a cuda::ptx tag)
   predicate    the PTX line's first operand is a predicate, which the function returns

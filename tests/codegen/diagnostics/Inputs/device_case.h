@@ -4,7 +4,7 @@
 // error names the user's line. Not a test (lit skips Inputs/).
 #pragma once
 
-#include <ptxw/device.h>
+#include <ptxw/algorithms.h>
 
 // Marks index i.
 struct mark

@@ -1,7 +1,7 @@
 // PTX forms behind ptxw/clc/handle.h that cuda::ptx (CCCL 3.0.1) lacks or gates differently from ptxas.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::isa {

@@ -1,11 +1,11 @@
-// ptxw/detail/qualifiers.h: which qualifier combinations each wrapped instruction has, and from
-// which target and PTX ISA version -- one row per PTX form, generated into ptxw/detail/forms.h from the
+// ptxw/isa/qualifiers.h: which qualifier combinations each wrapped instruction has, and from
+// which target and PTX ISA version -- one row per PTX form, generated into ptxw/isa/forms.h from the
 // form table (tools/ptxwtools/forms/table.py, `tools/ptxw generate-forms`), which the conformance grid
 // measures against ptxas too. Every gate of the wrappers (R9 target, R10 qualifiers) comes from these
 // rows, and its message names them.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 
 // The cuda::ptx tag of each qualifier a row names.
 #define PTXW_QUALIFIER_SEM_none ::ptxw::detail::qualifiers::none_t
@@ -62,7 +62,7 @@ struct form
 } // namespace detail::qualifiers
 PTXW_NAMESPACE_END
 
-#include <ptxw/detail/forms.h>
+#include <ptxw/isa/forms.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::qualifiers {
@@ -83,12 +83,12 @@ struct check_layout_form<layout_v1_t>
 
 // The refusals. Their messages are the same for every instruction; the note below each names the
 // instruction and the qualifiers given (and for R9 the form's first sm and PTX ISA), and the rows
-// of ptxw/detail/forms.h list the forms an instruction has.
+// of ptxw/isa/forms.h list the forms an instruction has.
 template <class Instruction, class Sem, class Scope, class Space>
 __host__ __device__ constexpr void refuse_qualifiers()
 {
   static_assert(dependent_false<Sem>, PTXW_RULE(R10) "the PTX ISA has no form of this instruction with these "
-                                      "qualifiers (the note below names both; ptxw/detail/forms.h lists its "
+                                      "qualifiers (the note below names both; ptxw/isa/forms.h lists its "
                                       "forms); qualifiers are cuda::ptx tags, the (sem, scope) pair first");
 }
 

@@ -1,4 +1,4 @@
-// ptxw/detail/last_arrival.h: the arrival that last_block's ticket (inter_block/last_block.h, where
+// ptxw/inter_block/last_arrival.h: the arrival that last_block's ticket (inter_block/last_block.h, where
 // the order is argued) and the task pools' joins (tasks/join.h) share -- n arrivals on one count,
 // the n-th of which sees every earlier one's writes:
 //   bar.sync                every thread's part before its leader's arrival
@@ -8,8 +8,8 @@
 //   bar.red.or              its verdict to every thread of the block
 #pragma once
 
-#include <ptxw/detail/claim.h>
-#include <ptxw/detail/isa/atom.h>
+#include <ptxw/claim/engine.h>
+#include <ptxw/isa/atom.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {

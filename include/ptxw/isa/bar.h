@@ -1,7 +1,7 @@
 // PTX forms cuda::ptx (CCCL 3.0.1) lacks: the named CTA barrier with a thread count.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 #include <cuda/std/cstdint>
 
 PTXW_NAMESPACE_BEGIN

@@ -6,7 +6,7 @@
 // shared::cluster address directly, which the remote bindings in this folder take.
 #pragma once
 
-#include <ptxw/config.h>
+#include <ptxw/core/config.h>
 
 #include <cuda/std/cstdint>
 

@@ -2,7 +2,7 @@
 // in inline asm too).
 #pragma once
 
-#include <ptxw/detail/qualifiers.h>
+#include <ptxw/isa/qualifiers.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::isa {

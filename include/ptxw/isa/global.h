@@ -11,7 +11,7 @@
 // + CCTL.IVALL.
 #pragma once
 
-#include <ptxw/target.h>
+#include <ptxw/core/target.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/fence.h>

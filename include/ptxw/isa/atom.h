@@ -9,7 +9,7 @@
 // CCTL.IVALL.
 #pragma once
 
-#include <ptxw/detail/qualifiers.h>
+#include <ptxw/isa/qualifiers.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
 #  include <cuda/__ptx/instructions/fence.h>

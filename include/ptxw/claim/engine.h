@@ -1,4 +1,4 @@
-// ptxw/detail/claim.h: the one claim engine -- how a block takes the next indices from a global
+// ptxw/claim/engine.h: the one claim engine -- how a block takes the next indices from a global
 // cursor, for every scheduler of ptxw: counter_t's loop and typed requests (clc/counter.h), the
 // work queue (inter_block/cursor.h), and through counter_t the device-scope for_each.
 //
@@ -9,7 +9,7 @@
 // through two alternating shared-memory buffers (handover): one barrier per range.
 #pragma once
 
-#include <ptxw/detail/isa/atom.h>
+#include <ptxw/isa/atom.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::claim {

@@ -1,0 +1,558 @@
+// ptxw/tasks/host/pool_host.h: the host side of ptxw/tasks.h -- a task pool's memory, its seeds, its
+// co-resident launch and its statistics.
+//
+//   ptxw::tasks::pool_host<node, ptxw::tasks::stealing> pool(256);  // capacity (see the method's unit)
+//   pool.seed(root);                                                // or seed(vector), seed(span)
+//   pool.launch(build<ptxw::tasks::stealing>, 256, 0, stream, out);  // the resident grid, cooperative
+//   auto s = pool.stats();                                          // synchronises
+//   pool.reset();                                                   // no seeds: ready for new ones
+//
+// Capacity units: tasks per block's deque (stealing_deques), per list (static_list), in the one queue
+// (lockfree_queue, locked_queue), rounded up to a power of two (at least 2). Each launch starts
+// from the seeds (live = their number) and zeroed counters. The grid is every block resident at
+// once, or fewer: workers wait for each other's tasks, so a block that is not resident could make
+// the others wait forever -- a grid over residency is refused (R24), and the launch is
+// cooperative, which the driver refuses over residency too. static_list_graph instead runs one
+// launch a round in a CUDA graph (a conditional WHILE node: the kernel, then the advance kernel;
+// ptxw/tasks/host/round_graph.h), built once per kernel and shape; nothing waits, so its grid may be
+// any size, and the graph is launched into `stream` like a kernel. Errors are
+// std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23.
+#pragma once
+
+#include <ptxw/core/checked_host.h>
+#include <ptxw/core/device_array.h>
+#include <ptxw/tasks.h>
+#include <ptxw/tasks/host/round_graph.h>
+
+#include <cuda/std/span>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+PTXW_NAMESPACE_BEGIN
+namespace detail::tasks {
+// A method's device memory, owned (one specialisation per method, below).
+template <class T, class Method>
+struct host_memory;
+
+template <class T>
+__host__ __device__ entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
+{
+  entry<T> e{};
+#if PTXW_CHECKED
+  e.id    = id;
+  e.taken = 0;
+#endif
+  e.value = v;
+  return e;
+}
+
+inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
+{
+  throw std::runtime_error(std::string(PTXW_RULE(R23)) + std::to_string(seeds) + " seeds do not fit " + where
+                           + ", which holds " + std::to_string(room));
+}
+
+// What every method's memory is: `ends` (a deque's or the queue's ends, the lists' state) and
+// `cells` (the entries), for a grid and a capacity; the kernel's view of them. `Unit` says what
+// the capacity counts (R23's messages).
+template <class T, class Method, class Ends, class Cell>
+struct pool_arrays
+{
+  using memory = typename backend<T, Method>::memory;
+  std::uint32_t queues, capacity;
+  device_array<Ends> ends;
+  device_array<Cell> cells;
+
+  pool_arrays(std::uint32_t grid, std::uint32_t cap, std::size_t ends_n, std::size_t cells_n, const char* what)
+      : queues(grid)
+      , capacity(cap)
+      , ends(ends_n, what)
+      , cells(cells_n, what)
+  {}
+
+  memory view() const
+  {
+    return {ends.get(), cells.get(), capacity};
+  }
+};
+
+// Both kinds of deque: one per block, seeded by the kind's ends (backend::seeded).
+template <class T, class Deque>
+struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
+    : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>,
+                  typename backend<T, ::ptxw::tasks::stealing_deques<Deque>>::ends_t, entry<T>>
+{
+  using kind = backend<T, ::ptxw::tasks::stealing_deques<Deque>>;
+  using ends_t = typename kind::ends_t;
+  static constexpr const char* unit = "tasks per block's deque";
+
+  host_memory(std::uint32_t grid, std::uint32_t cap)
+      : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>, ends_t, entry<T>>(
+          grid, checked_capacity(cap), grid, std::size_t(grid) * cap, "allocating a task pool's deques")
+  {}
+
+  static std::uint32_t checked_capacity(std::uint32_t cap)
+  {
+    if (cap > kind::max_capacity)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "this kind of deque holds at most "
+                               + std::to_string(kind::max_capacity) + " tasks, not " + std::to_string(cap));
+    }
+    return cap;
+  }
+
+  // Seed i goes to deque i % queues, as its (i / queues)-th task.
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    const std::uint32_t queues = this->queues, capacity = this->capacity;
+    const std::size_t rows     = (seeds.size() + queues - 1) / queues;
+    if (rows > capacity)
+    {
+      refuse_seeds(seeds.size(), std::size_t(queues) * capacity, "into the grid's deques");
+    }
+    std::vector<ends_t> e(queues);
+    std::vector<entry<T>> staged(rows * queues);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+    {
+      staged[(i % queues) * rows + i / queues] = seed_entry(seeds[i], i);
+    }
+    for (std::uint32_t q = 0; q < queues; ++q)
+    {
+      e[q] = kind::seeded(static_cast<std::uint32_t>(seeds.size() / queues + (q < seeds.size() % queues)));
+    }
+    cuda_check(cudaMemcpyAsync(this->ends.get(), e.data(), sizeof(ends_t) * queues, cudaMemcpyHostToDevice, stream),
+               "seeding a task pool");
+    if (rows != 0)
+    {
+      cuda_check(cudaMemcpy2DAsync(this->cells.get(), sizeof(entry<T>) * capacity, staged.data(),
+                                   sizeof(entry<T>) * rows, sizeof(entry<T>) * rows, queues, cudaMemcpyHostToDevice,
+                                   stream),
+                 "seeding a task pool");
+    }
+    cuda_check(cudaStreamSynchronize(stream), "seeding a task pool"); // `staged` dies here
+  }
+};
+
+// The methods with one queue: `cells` slots, position i (0 <= i < capacity) in slot Slot{}(i,
+// capacity), filled by Fill{}(cell, i, seed i or nullptr). The cells are filled on the device from
+// a copy of the seeds, so a seeding copies the seeds, not the whole queue staged on the host.
+struct same_slot
+{
+  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t) const
+  {
+    return position;
+  }
+};
+
+template <class T, class Cell, class Fill, class Slot>
+__global__ void fill_queue(Cell* cells, const T* seeds, std::uint32_t n, std::uint32_t capacity)
+{
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < capacity; i += gridDim.x * blockDim.x)
+  {
+    Fill{}(cells[Slot{}(i, capacity)], i, i < n ? &seeds[i] : nullptr);
+  }
+}
+
+template <class T, class Method, class Cell, class Fill, class Slot = same_slot>
+struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
+{
+  static constexpr const char* unit = "tasks in the queue";
+  std::optional<device_array<T>> seeds_; // the last seeding's, kept for the next ones of at most as many
+
+  shared_queue_host(std::uint32_t grid, std::uint32_t cap)
+      : pool_arrays<T, Method, queue_ends, Cell>(grid, cap, 1, cap, "allocating a task queue")
+  {}
+
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    const std::uint32_t capacity = this->capacity;
+    if (seeds.size() > capacity)
+    {
+      refuse_seeds(seeds.size(), capacity, "into the queue");
+    }
+    if (!seeds_ || seeds.size() > seeds_->size())
+    {
+      seeds_.emplace(seeds.size(), "seeding a task queue");
+    }
+    queue_ends e{};
+    e.tail  = seeds.size();
+    e.count = static_cast<long long>(seeds.size());
+    e.size  = static_cast<long long>(seeds.size());
+    cuda_check(cudaMemcpyAsync(this->ends.get(), &e, sizeof e, cudaMemcpyHostToDevice, stream),
+               "seeding a task queue");
+    if (!seeds.empty())
+    {
+      cuda_check(cudaMemcpyAsync(seeds_->get(), seeds.data(), sizeof(T) * seeds.size(), cudaMemcpyHostToDevice, stream),
+                 "seeding a task queue");
+    }
+    const std::uint32_t blocks = std::min(capacity / 256 + 1, 1024u);
+    fill_queue<T, Cell, Fill, Slot><<<blocks, 256, 0, stream>>>(this->cells.get(), seeds.empty() ? nullptr : seeds_->get(),
+                                                                static_cast<std::uint32_t>(seeds.size()), capacity);
+    cuda_check(cudaGetLastError(), "seeding a task queue");
+    cuda_check(cudaStreamSynchronize(stream), "seeding a task queue"); // `e` and `seeds` die after the return
+  }
+};
+
+// Ring slot i starts free for position i, or published (i + 1) where it holds seed i.
+struct ring_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(ring_cell<T>& c, std::size_t i, const T* seed) const
+  {
+    c.seq = seed ? i + 1 : i;
+    c.e   = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
+template <class T>
+struct ring_slots
+{
+  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t capacity) const
+  {
+    return ring_slot<ring_cell<T>>(position, capacity);
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
+                        ring_slots<T>>
+{
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
+                          ring_slots<T>>::shared_queue_host;
+};
+
+// Slot i serves position i (lap 0): seed i, or NIL.
+struct nil_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(nil_cell<T>& c, std::size_t i, const T* seed) const
+  {
+    c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
+    c.e     = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
+    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>, nil_fill>
+{
+  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>,
+                          nil_fill>::shared_queue_host;
+};
+
+struct entry_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(entry<T>& c, std::size_t i, const T* seed) const
+  {
+    c = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::locked_queue>
+    : shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>
+{
+  using shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>::shared_queue_host;
+};
+
+// The seeds are round 0's `in` list (list 0); both forms of the static list.
+template <class T, class Method>
+struct static_list_host : pool_arrays<T, Method, static_list_state, entry<T>>
+{
+  static constexpr const char* unit = "tasks per list";
+
+  static_list_host(std::uint32_t grid, std::uint32_t cap)
+      : pool_arrays<T, Method, static_list_state, entry<T>>(grid, cap, 1, 2 * std::size_t(cap),
+                                                            "allocating a static task list")
+  {}
+
+  void place(const std::vector<T>& seeds, cudaStream_t stream)
+  {
+    if (seeds.size() > this->capacity)
+    {
+      refuse_seeds(seeds.size(), this->capacity, "into the first round's list");
+    }
+    static_list_state s{};
+    s.size[0] = seeds.size();
+    std::vector<entry<T>> staged(seeds.size());
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+    {
+      staged[i] = seed_entry(seeds[i], i);
+    }
+    cuda_check(cudaMemcpyAsync(this->ends.get(), &s, sizeof s, cudaMemcpyHostToDevice, stream),
+               "seeding a static task list");
+    if (!staged.empty())
+    {
+      cuda_check(cudaMemcpyAsync(this->cells.get(), staged.data(), sizeof(entry<T>) * staged.size(),
+                                 cudaMemcpyHostToDevice, stream),
+                 "seeding a static task list");
+    }
+    cuda_check(cudaStreamSynchronize(stream), "seeding a static task list");
+  }
+};
+
+template <class T>
+struct host_memory<T, ::ptxw::tasks::static_list> : static_list_host<T, ::ptxw::tasks::static_list>
+{
+  using static_list_host<T, ::ptxw::tasks::static_list>::static_list_host;
+};
+template <class T>
+struct host_memory<T, ::ptxw::tasks::static_list_graph> : static_list_host<T, ::ptxw::tasks::static_list_graph>
+{
+  using static_list_host<T, ::ptxw::tasks::static_list_graph>::static_list_host;
+};
+} // namespace detail::tasks
+
+namespace tasks {
+// A grid of a given number of blocks, for pool_host::launch (at most the resident count).
+struct blocks
+{
+  int count;
+};
+
+// What pool_host::stats() reads back after a launch.
+struct pool_stats : counters
+{
+  // The most tasks any one queue held: the deques, an upper bound (bottom less a top read earlier,
+  // at each publication); the shared queues and lists, sampled at every 64th push.
+  unsigned long long max_occupancy;
+  unsigned long long live; // 0 after a launch that finished
+  // Where pushes were full: the largest occupancy one of them asked for (the deques and the NIL
+  // slots: an upper bound, from a top or head read earlier); 0 where none was full.
+  unsigned long long wanted;
+};
+
+template <class T, class Method>
+class pool_host
+{
+  static_assert(detail::tasks::task_ok<T>, PTXW_RULE(R20) "a task is copied by cudaMemcpy and handed out by "
+                                           "value: T must be trivially copyable and default-constructible");
+  std::size_t capacity_;
+  std::vector<T> seeds_;
+  faults faults_{};
+  const checked::sink* sink_ = nullptr;
+  detail::device_array<pool_state> state_;
+  std::optional<detail::tasks::host_memory<T, Method>> memory_;
+  static constexpr bool rounds_in_graph = detail::is_same_v<Method, static_list_graph>;
+  struct no_graph
+  {};
+  std::conditional_t<rounds_in_graph, detail::round_graph, no_graph> graph_;
+
+  static std::size_t valid_capacity(std::size_t capacity)
+  {
+    if (capacity == 0 || capacity > (1u << 31))
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R23)) + "a task pool's capacity is 1 to 2^31 tasks, not "
+                               + std::to_string(capacity));
+    }
+    return capacity;
+  }
+
+  // Rounded up to a power of two, at least 2: a queue's slot is a position's low bits.
+  std::uint32_t capacity() const
+  {
+    const std::size_t asked = faults_.capacity != 0 ? faults_.capacity : capacity_;
+    std::uint32_t c         = 2; // a ring needs two slots: "taken" and "published" differ
+    while (c < asked)
+    {
+      c *= 2;
+    }
+    return c;
+  }
+
+public:
+  // Bad input is refused before anything is allocated (R23).
+  explicit pool_host(std::size_t capacity)
+      : capacity_(valid_capacity(capacity))
+      , state_(1, "allocating a task pool")
+  {}
+  pool_host(const pool_host&)            = delete;
+  pool_host& operator=(const pool_host&) = delete;
+
+  void seed(const T& task)
+  {
+    seeds_.push_back(task);
+  }
+  void seed(const std::vector<T>& tasks)
+  {
+    seeds_.insert(seeds_.end(), tasks.begin(), tasks.end());
+  }
+  void seed(::cuda::std::span<const T> tasks)
+  {
+    seeds_.insert(seeds_.end(), tasks.begin(), tasks.end());
+  }
+  // No seeds (the counters start over at the next launch).
+  void reset()
+  {
+    seeds_.clear();
+  }
+  // Tests: faults injected from the next launch on.
+  void inject(const faults& f)
+  {
+    faults_ = f;
+  }
+  // Checked mode reports into this sink instead of trapping.
+  void attach(const checked::sink* sink)
+  {
+    sink_ = sink;
+  }
+
+  // Blocks of `kernel` resident at once on the current device: the largest grid launch() takes.
+  // Static: a capacity sized by the grid is known before the pool_host is made.
+  template <class... Params>
+  static int resident_grid(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem)
+  {
+    int device = 0, sms = 0, per_sm = 0;
+    detail::cuda_check(cudaGetDevice(&device), "sizing a task pool's grid");
+    detail::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                       "sizing a task pool's grid");
+    detail::cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem),
+                       "sizing a task pool's grid");
+    return sms * per_sm;
+  }
+
+  // The pool's memory for a grid of `grid` blocks, seeded (stream-ordered, then synchronised), and
+  // the kernel parameter for it. launch() does this; a launch of another grid is not co-resident-checked.
+  pool<T, Method> prepare(int grid, cudaStream_t stream = 0)
+  {
+    if (!memory_ || memory_->queues != static_cast<std::uint32_t>(grid) || memory_->capacity != capacity())
+    {
+      memory_.reset();
+      memory_.emplace(static_cast<std::uint32_t>(grid), capacity());
+    }
+    pool_state fresh{};
+    fresh.live    = seeds_.size();
+    fresh.tag     = detail::tasks::pool_tag;
+    fresh.queues  = static_cast<std::uint32_t>(grid);
+    fresh.next_id = seeds_.size();
+    detail::cuda_check(cudaMemcpyAsync(state_.get(), &fresh, sizeof fresh, cudaMemcpyHostToDevice, stream),
+                       "seeding a task pool");
+    memory_->place(seeds_, stream);
+    return pool<T, Method>(typename pool<T, Method>::from_host{}, state_.get(), memory_->view(), faults_, sink_);
+  }
+
+  // The kernel on the resident grid (every block resident at once), cooperatively -- or, for
+  // static_list_graph, as its rounds' graph; the pool is its first argument, `args` the rest.
+  template <class... Params, class... Args>
+  void launch(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem, cudaStream_t stream,
+              Args&&... args)
+  {
+    launch(blocks{resident_grid(kernel, threads, dynamic_smem)}, kernel, threads, dynamic_smem, stream,
+           static_cast<Args&&>(args)...);
+  }
+
+  // The same on a grid of `grid.count` blocks: at most the resident count (R24), except for
+  // static_list_graph, whose blocks never wait for each other (any grid of at least one block).
+  template <class... Params, class... Args>
+  void launch(blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem,
+              cudaStream_t stream, Args&&... args)
+  {
+    const int resident = rounds_in_graph && grid.count >= 1 ? grid.count : resident_grid(kernel, threads, dynamic_smem);
+    if (grid.count < 1 || grid.count > resident)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R24)) + "a task pool's workers wait for each other's tasks, so "
+                               "every block must be resident at once: " + std::to_string(grid.count)
+                               + " blocks asked, " + std::to_string(resident) + " resident (" + std::to_string(threads)
+                               + " threads, " + std::to_string(dynamic_smem) + " bytes of dynamic shared memory)");
+    }
+    launch(prepare(grid.count, stream), grid, kernel, threads, dynamic_smem, stream, static_cast<Args&&>(args)...);
+  }
+
+  // The launch alone, of the pool prepare() returned for `grid` (benchmarks time this part):
+  // cooperative, or static_list_graph's graph. Not checked against residency, as prepare(); a
+  // grid other than prepare()'s, or a pool another pool_host prepared, is refused (R22: every
+  // block owns the worker memory prepare() made for it, and no other block's).
+  template <class... Params, class... Args>
+  void launch(const pool<T, Method>& prepared, blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads,
+              std::size_t dynamic_smem, cudaStream_t stream, Args&&... args)
+  {
+    if (prepared.state_ != state_.get() || !memory_)
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R22)) + "a prepared pool is launched by the pool_host "
+                               "whose prepare() made it");
+    }
+    if (grid.count != static_cast<int>(memory_->queues))
+    {
+      throw std::runtime_error(std::string(PTXW_RULE(R22)) + "a prepared pool is launched on the grid prepare() "
+                               "made its memory for: " + std::to_string(grid.count) + " blocks asked, prepared for "
+                               + std::to_string(memory_->queues));
+    }
+    if constexpr (rounds_in_graph)
+    {
+      std::tuple<pool<T, Method>, Params...> values(prepared, static_cast<Args&&>(args)...);
+      auto params = std::apply([](auto&... v) { return std::array<void*, sizeof...(Params) + 1>{&v...}; }, values);
+      cudaKernelNodeParams work{};
+      work.func           = reinterpret_cast<void*>(kernel);
+      work.gridDim        = dim3(static_cast<unsigned>(grid.count));
+      work.blockDim       = dim3(static_cast<unsigned>(threads));
+      work.sharedMemBytes = static_cast<unsigned>(dynamic_smem);
+      work.kernelParams   = params.data();
+      graph_.launch(work, reinterpret_cast<const void*>(detail::tasks::static_list_advance<T>), &std::get<0>(values),
+                    stream);
+    }
+    else
+    {
+      cudaLaunchAttribute cooperative{};
+      cooperative.id              = cudaLaunchAttributeCooperative;
+      cooperative.val.cooperative = 1;
+      cudaLaunchConfig_t config{};
+      config.gridDim          = dim3(static_cast<unsigned>(grid.count));
+      config.blockDim         = dim3(static_cast<unsigned>(threads));
+      config.dynamicSmemBytes = dynamic_smem;
+      config.stream           = stream;
+      config.attrs            = &cooperative;
+      config.numAttrs         = 1;
+      detail::cuda_check(cudaLaunchKernelEx(&config, kernel, prepared, static_cast<Args&&>(args)...),
+                         "launching a task pool");
+    }
+  }
+
+  // After a launch (synchronises the device).
+  pool_stats stats() const
+  {
+    pool_state s{};
+    detail::cuda_check(cudaMemcpy(&s, state_.get(), sizeof s, cudaMemcpyDeviceToHost), "reading a task pool's stats");
+    pool_stats out{};
+    static_cast<counters&>(out) = s.sum;
+    out.max_occupancy           = s.max_occupancy;
+    out.live                    = s.live;
+    out.wanted                  = s.wanted;
+    return out;
+  }
+
+  // After a launch: empty where no push found its queue full, else R23's report -- how many did,
+  // and the capacity that would have held what they asked for (a larger pool changes the run:
+  // children kept by their block push later, so this is the least that would have been needed).
+  std::string full_report() const
+  {
+    const pool_stats s = stats();
+    if (s.full == 0)
+    {
+      return {};
+    }
+    std::size_t enough = capacity();
+    while (enough < s.wanted)
+    {
+      enough *= 2;
+    }
+    return std::string(PTXW_RULE(R23)) + std::to_string(s.full) + " pushes found their queue full (capacity "
+         + std::to_string(capacity()) + " " + detail::tasks::host_memory<T, Method>::unit + "; "
+         + std::to_string(s.kept) + " of their children kept by their block); they asked for room for "
+         + std::to_string(s.wanted) + ": a capacity of " + std::to_string(enough) + " would have held them";
+  }
+
+  std::size_t seeds() const noexcept
+  {
+    return seeds_.size();
+  }
+};
+} // namespace tasks
+PTXW_NAMESPACE_END
