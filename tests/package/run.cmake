@@ -3,7 +3,8 @@
 # ptxw_add_lit_tests tests: `arrive/*` must pass, `must_fail_wrong_scope` must fail with FileCheck's message,
 # and `must_fail_planted` with sass-diff's diff and the target that accepts it, until that target does; `lit/*`
 # must pass (a test unsupported on sm_90a, one expected to fail), fail once a check breaks, and pass again
-# after lit_update_checks rewrote a generated block that was deleted.
+# after lit_update_checks rewrote a generated block that was deleted. The installed forwarding headers at the
+# public paths that moved compile, each saying once where its header is (old_spellings.cu).
 file(REMOVE_RECURSE ${WORK_DIR})
 file(COPY ${CONSUMER_DIR}/ DESTINATION ${WORK_DIR}/consumer)
 set(CONSUMER_DIR ${WORK_DIR}/consumer)
@@ -34,6 +35,27 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PAT
      -DPTXW_DEPS_DIR=${PTXW_DEPS_DIR} -DCMAKE_CUDA_COMPILER=${CMAKE_CUDA_COMPILER})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/build -R "^arrive/" --output-on-failure --no-tests=error)
+
+# The old spellings (consumer/old_spellings.cu): each forwarding header compiles and says where its header is,
+# once a translation unit (the host pass, not again in the device pass).
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build --target old_spellings
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+file(STRINGS ${CONSUMER_DIR}/old_spellings.cu old_paths REGEX "^#include <ptxw/")
+if(NOT rc EQUAL 0 OR NOT old_paths)
+  message(FATAL_ERROR "package test: the old spellings did not compile:\n${out}")
+endif()
+foreach(line IN LISTS old_paths)
+  string(REGEX REPLACE "^#include <(.*)>.*" "\\1" path "${line}")
+  string(REPLACE "." "\\." path_regex "${path}")
+  string(REGEX MATCHALL "pragma message: \"?ptxw: ${path_regex} moved to ptxw/[a-z_/]+\\.h" # not to the `;`: a list separator
+         said "${out}")
+  list(LENGTH said times)
+  if(NOT times EQUAL 1)
+    message(FATAL_ERROR "package test: <${path}> said where its header is ${times} times, not once:\n${out}")
+  endif()
+endforeach()
+list(LENGTH old_paths n)
+message("package test: the ${n} old spellings compile, each saying once where its header is")
 
 # Runs the tests matching `regex`, which must fail, with output matching every one of the patterns after it.
 function(must_fail name regex)
