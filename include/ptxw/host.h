@@ -1,7 +1,7 @@
-// ptxw/host.h: the host side -- what owns the device memory of the device-side types and prepares
-// their launches: cluster launch control's scheduler (clc/host/scheduler.h), checked mode's diagnostics
-// (core/checked_host.h), last-block tickets (inter_block/host/last_block.h), task pools (tasks/host/pool_host.h) and work
-// queues (inter_block/host/work_queue.h).
+// ptxw/host.h: every family's host half -- what owns the device memory of the device-side types and
+// prepares their launches: cluster launch control's scheduler and the tile scheduler (clc/host/),
+// checked mode's diagnostics (core/checked_host.h), last-block tickets and work queues
+// (inter_block/host/) and task pools (tasks/host/).
 // These throw std::runtime_error("ptxw: ...") on CUDA errors and bad arguments, and some
 // synchronise a stream in their constructors (each header says which). The device-scope
 // algorithms (ptxw/algorithms.h) include none of them: they return a cudaError_t instead.

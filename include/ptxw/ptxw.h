@@ -1,7 +1,8 @@
 // ptxw: typed wrappers for Hopper/Blackwell mbarriers, async-proxy fences and cluster launch
 // control, built on CCCL's cuda::ptx, and the inter-block primitives built on them. Rules:
-// ptxw/core/rules.h, docs/rules.md. This is the device side, every family; the host side is ptxw/host.h
-// and the CUB-style algorithms ptxw/algorithms.h.
+// ptxw/core/rules.h, docs/rules.md. This is the device side, every family (and core/: the rules,
+// targets, checked mode, elect); the host halves are ptxw/host.h, the CUB-style algorithms
+// ptxw/algorithms.h.
 #pragma once
 
 #include <ptxw/clc.h>

@@ -1,6 +1,8 @@
 // ptxw/claim/engine.h: the one claim engine -- how a block takes the next indices from a global
 // cursor, for every scheduler of ptxw: counter_t's loop and typed requests (clc/counter.h), the
-// work queue (inter_block/cursor.h), and through counter_t the device-scope for_each.
+// work queue (inter_block/cursor.h), and through counter_t the device-scope for_each; the task
+// pools' workers hand their tasks over the same way (tasks/worker.h). Not an API (ptxw::detail):
+// a folder of its own because every scheduling family builds on it.
 //
 // A claim is one predicated atom.relaxed.gpu.add of the claiming lane's warp, issued before the
 // work it overlaps, its result first read after that work (use_after_work), so that the atomic's

@@ -1,4 +1,5 @@
-// ptxw/clc/backend_interface.h: what every cluster launch control backend is made of, and the steps they share.
+// ptxw/clc/backend_interface.h: what every cluster launch control backend is made of, and the steps
+// they share.
 //
 // A backend B (ptxw/clc/hardware.h, emulated.h, counter.h; its row in ptxw/clc/backend_table.h) is one
 // specialisation of ptxw::clc::detail::backend<B>, held by each thread's handle, with:

@@ -1,4 +1,5 @@
-// ptxw/inter_block/host/last_block.h: the host side of ptxw/inter_block/last_block.h -- a ticket's memory, initialised.
+// ptxw/inter_block/host/last_block.h: the host side of ptxw/inter_block/last_block.h -- a ticket's
+// memory, initialised.
 //
 //   ptxw::last_block_ticket_host<> ticket;                 // allocates and initialises (R17)
 //   ptxw::last_block_ticket_host<>::check_grid(grid);      // throws if Count cannot count the grid (R18)

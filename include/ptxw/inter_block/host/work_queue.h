@@ -1,4 +1,5 @@
-// ptxw/inter_block/host/work_queue.h: the host side of ptxw/inter_block/work_queue.h -- the queue's items and cursor.
+// ptxw/inter_block/host/work_queue.h: the host side of ptxw/inter_block/work_queue.h -- the queue's
+// items and cursor.
 //
 //   ptxw::work_queue_host<job> q(capacity);          // allocates, initialises (R17)
 //   q.fill(jobs);                                    // from a host vector, or fill(span) from device memory
