@@ -22,7 +22,7 @@
 // Methods (tasks/methods.h): stealing (per-block Chase-Lev deques; = stealing_deques<chase_lev>),
 // stealing_deques<one_word> (per-block deques whose ends share one CAS'd word), lockfree_queue<ticket_ring>,
 // lockfree_queue<nil_slots>, locked_queue, static_list (rounds at a grid barrier), static_list_graph
-// (rounds in a CUDA graph's WHILE node). Rules R20-R25 (ptxw/core/rules.h,
+// (rounds in a CUDA graph's WHILE node). Rules R20-R26 (ptxw/core/rules.h,
 // docs/rules.md; the memory order of each operation: docs/task-queues.md):
 //   R20 exactly once: the ticket is move-only and ends in retire; checked mode reports a ticket
 //       that ends otherwise (a lost task) and a task taken twice, with the task's id.
