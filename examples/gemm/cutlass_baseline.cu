@@ -3,6 +3,8 @@
 #include "cutlass_baseline.h"
 #include "gemm_kernel.h"
 
+#include <ptxw/core/device_array.h>
+
 #include <cute/tensor.hpp>
 #include <cutlass/epilogue/collective/collective_builder.hpp>
 #include <cutlass/gemm/collective/collective_builder.hpp>
@@ -12,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 namespace gemm::cutlass_baseline {
 namespace {
@@ -108,20 +109,6 @@ resources kernel_resources()
   return {attr.numRegs, sizeof(typename kernel::SharedStorage)};
 }
 
-namespace {
-template <class T>
-T* to_device(const std::vector<T>& v)
-{
-  T* p = nullptr;
-  if (cudaMalloc(&p, sizeof(T) * v.size()) != cudaSuccess
-      || cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice) != cudaSuccess)
-  {
-    std::fprintf(stderr, "CUTLASS grouped: could not copy %zu group entries to the device\n", v.size());
-    std::exit(1);
-  }
-  return p;
-}
-} // namespace
 
 struct grouped::state
 {
@@ -132,15 +119,17 @@ struct grouped::state
   using stride_b = typename kernel::InternalStrideB;
   using stride_d = typename kernel::InternalStrideD;
 
+  template <class T>
+  using array = ptxw::detail::device_array<T>;
+
   std::vector<shape> host_shapes;
-  shape* shapes = nullptr;
-  const element** a = nullptr;
-  const element** b = nullptr;
-  element** d = nullptr;
-  stride_a* sa = nullptr;
-  stride_b* sb = nullptr;
-  stride_d* sd = nullptr;
-  void* workspace = nullptr;
+  array<shape> shapes;
+  array<const element*> a, b;
+  array<element*> d;
+  array<stride_a> sa;
+  array<stride_b> sb;
+  array<stride_d> sd;
+  array<unsigned char> workspace;
   typename adapter::Arguments args{};
   adapter op;
   bool ready = false;
@@ -170,19 +159,19 @@ grouped::grouped(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* 
     sb.push_back(packed<state::stride_b>(k));
     sd.push_back(packed<state::stride_d>(n));
   }
-  s_->shapes = to_device(s_->host_shapes);
-  s_->a      = to_device(pa);
-  s_->b      = to_device(pb);
-  s_->d      = to_device(pd);
-  s_->sa     = to_device(sa);
-  s_->sb     = to_device(sb);
-  s_->sd     = to_device(sd);
+  s_->shapes.upload(s_->host_shapes, "CUTLASS grouped: the groups' shapes");
+  s_->a.upload(pa, "CUTLASS grouped: the groups' A");
+  s_->b.upload(pb, "CUTLASS grouped: the groups' B");
+  s_->d.upload(pd, "CUTLASS grouped: the groups' D");
+  s_->sa.upload(sa, "CUTLASS grouped: the groups' strides");
+  s_->sb.upload(sb, "CUTLASS grouped: the groups' strides");
+  s_->sd.upload(sd, "CUTLASS grouped: the groups' strides");
   const int groups = static_cast<int>(s_->host_shapes.size());
   cutlass::KernelHardwareInfo hw = cutlass::KernelHardwareInfo::make_kernel_hardware_info<state::kernel>(0);
   s_->args = {cutlass::gemm::GemmUniversalMode::kGrouped,
-              {groups, s_->shapes, s_->host_shapes.data()},
-              {s_->a, s_->sa, s_->b, s_->sb},
-              {{}, nullptr, nullptr, s_->d, s_->sd},
+              {groups, s_->shapes.get(), s_->host_shapes.data()},
+              {s_->a.get(), s_->sa.get(), s_->b.get(), s_->sb.get()},
+              {{}, nullptr, nullptr, s_->d.get(), s_->sd.get()},
               hw};
   s_->args.epilogue.thread.alpha = 1.f;
   s_->args.epilogue.thread.beta  = 0.f;
@@ -191,8 +180,8 @@ grouped::grouped(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* 
     std::fprintf(stderr, "CUTLASS refuses the grouped problem (%d groups)\n", groups);
     return;
   }
-  if (cudaMalloc(&s_->workspace, std::max<std::size_t>(1, state::adapter::get_workspace_size(s_->args))) != cudaSuccess
-      || s_->op.initialize(s_->args, s_->workspace) != cutlass::Status::kSuccess)
+  if (s_->workspace.try_reserve(std::max<std::size_t>(1, state::adapter::get_workspace_size(s_->args))) != cudaSuccess
+      || s_->op.initialize(s_->args, s_->workspace.get()) != cutlass::Status::kSuccess)
   {
     std::fprintf(stderr, "CUTLASS could not initialise the grouped problem (%d groups)\n", groups);
     return;
@@ -200,15 +189,7 @@ grouped::grouped(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* 
   s_->ready = true;
 }
 
-grouped::~grouped()
-{
-  for (void* p : {static_cast<void*>(s_->shapes), static_cast<void*>(s_->a), static_cast<void*>(s_->b),
-                  static_cast<void*>(s_->d), static_cast<void*>(s_->sa), static_cast<void*>(s_->sb),
-                  static_cast<void*>(s_->sd), s_->workspace})
-  {
-    cudaFree(p);
-  }
-}
+grouped::~grouped() = default; // here, where state is complete
 
 bool grouped::run(cudaStream_t stream)
 {
