@@ -27,6 +27,7 @@
 #include "harness.h"
 #include "real_work/fractals.cuh"
 #include "real_work/pareto_csr.cuh"
+#include "real_work/spmv_fractal_options.cuh"
 
 namespace {
 
@@ -193,13 +194,7 @@ __global__ void steal(Work work, clc::context<clc::counter_t> ctx)
 
 // ---- the comparison ----
 
-struct Options
-{
-  long long rows_log2  = 22;
-  long long image_log2 = 12;
-  long long view       = 0;
-  long long passes     = 7;
-};
+using Options = real_work::spmv_fractal_options<12, 7>;
 
 class Bench
 {
@@ -315,20 +310,11 @@ public:
   }
 };
 
-bool option(Options& o, int& i, int argc, char** argv)
-{
-  constexpr long long views = sizeof(real_work::fractal_views) / sizeof(real_work::fractal_views[0]);
-  return ptxw_bench::int_option(argc, argv, i, "--rows-log2", 12, 26, o.rows_log2)
-      || ptxw_bench::int_option(argc, argv, i, "--image-log2", 6, 14, o.image_log2)
-      || ptxw_bench::int_option(argc, argv, i, "--view", 0, views - 1, o.view)
-      || ptxw_bench::int_option(argc, argv, i, "--passes", 1, 100, o.passes);
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
   return ptxw_bench::run_main<Bench, Options>(
     argc, argv, "ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]",
-    [&](Options& o, int& i) { return option(o, i, argc, argv); });
+    [&](Options& o, int& i) { return o.parse(i, argc, argv); });
 }

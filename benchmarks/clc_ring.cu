@@ -53,6 +53,7 @@
 #include "harness.h"
 #include "real_work/fractals.cuh"
 #include "real_work/pareto_csr.cuh"
+#include "real_work/spmv_fractal_options.cuh"
 
 namespace {
 
@@ -208,13 +209,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtas) ring(Work work, clc::conte
 
 // ---- the comparison ----
 
-struct Options
-{
-  long long rows_log2  = 22;
-  long long image_log2 = 12; // the Mandelbrot image is 2^N x 2^N pixels
-  long long view       = 0; // real_work::fractal_views[N]
-  long long passes     = 5;
-};
+using Options = real_work::spmv_fractal_options<10, 5>;
 
 using KernelShape = ptxw_bench::kernel_shape;
 
@@ -424,20 +419,11 @@ public:
   }
 };
 
-bool option(Options& o, int& i, int argc, char** argv)
-{
-  constexpr long long views = sizeof(real_work::fractal_views) / sizeof(real_work::fractal_views[0]);
-  return ptxw_bench::int_option(argc, argv, i, "--rows-log2", 10, 26, o.rows_log2)
-      || ptxw_bench::int_option(argc, argv, i, "--image-log2", 6, 14, o.image_log2)
-      || ptxw_bench::int_option(argc, argv, i, "--view", 0, views - 1, o.view)
-      || ptxw_bench::int_option(argc, argv, i, "--passes", 1, 100, o.passes);
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
   return ptxw_bench::run_main<Bench, Options>(
     argc, argv, "ptxw_bench_clc_ring [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]",
-    [&](Options& o, int& i) { return option(o, i, argc, argv); });
+    [&](Options& o, int& i) { return o.parse(i, argc, argv); });
 }
