@@ -43,23 +43,15 @@ if [ -n "$suites" ]; then
   # The pipeline's rings (docs/pipelines.md), and the response ring (docs/clc-ring.md) in the CTA
   # form on both Hopper backends and in the cluster form on the emulation.
   conforming+=':Pipeline.*:Hopper/ClcRing.*/CounterDepth2:Hopper/ClcRing.*/EmulatedDepth2'
+  # Not counter_t's cluster ring: racecheck warned of the scheduler warp's lanes that read the batch
+  # state the submitter writes (values they do not use).
   conforming+=':Hopper/ClcRing.*/EmulatedCluster2Depth1'
-  # Not the pipeline's bulk rings: racecheck reported their reads of a stage against a later
-  # refill's copy in some runs, with one, two and (once) four stages (the same ring written by hand
-  # in cuda::ptx alike), an order the barriers' phases make and no run showed in the data. Nor
-  # counter_t's cluster ring, on which racecheck warns of the scheduler warp's lanes that read the
-  # batch state the submitter writes (values they do not use).
-  conforming+=':-Pipeline.BulkCopiesThrough*'
   # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
   device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
   # for_each_with_state: a privatised histogram, one wave and the emulation (docs/device_state.md).
   device+=':DeviceState.SmallPrivatisedHistogram'
-  # Under racecheck, not the store and multicast rings either: on an H200 racecheck reports their
-  # consumers' reads of a stage against the next fill in every run (docs/pipelines.md).
-  racecheck_off=':Pipeline.GenericStoresByAProducerWarp:Pipeline.MulticastToAClusterOfTwo'
   for tool in memcheck racecheck synccheck; do
-    filter=$conforming; [ "$tool" = racecheck ] && filter+=$racecheck_off
-    for run in "ptxw_runtime_tests $filter" "ptxw_device_tests $device"; do
+    for run in "ptxw_runtime_tests $conforming" "ptxw_device_tests $device"; do
       set -- $run
       PTXW_TEST_WAIT_NS=120000000000 compute-sanitizer --tool "$tool" --error-exitcode 9 \
         "$runtime/$1" --gtest_filter="$2" > "$out/sanitizer-$tool-$1.log" 2>&1

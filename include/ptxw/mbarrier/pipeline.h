@@ -60,7 +60,7 @@ class pipeline : public detail::pipeline_base<Stages, Producer, Consumer, Cluste
   using base = detail::pipeline_base<Stages, Producer, Consumer, Cluster>;
   using base::bulk;
   using base::clustered;
-  using base::empty_arrivals;
+  using base::empty_count;
   using base::full_arrivals;
 
 public:
@@ -92,7 +92,7 @@ public:
       for (unsigned s = 0; s < Stages; ++s)
       {
         st.full[s].init(arrivals{full_arrivals});
-        st.empty[s].init(arrivals{empty_arrivals});
+        st.empty[s].init(arrivals{empty_count});
       }
       st.reset();
 #if PTXW_CHECKED

@@ -63,12 +63,23 @@ struct pipeline_base
     ::cuda::std::conditional_t<is_same_v<typename Consumer::reads, reads_async> && supports<90, 860, Consumer>,
                                ptx::sem_relaxed_t, ptx::sem_release_t>;
 
+  // Who arrives for a consumer warp's release. Generic reads: every lane, each arrival the release
+  // of that lane's own reads (CUTLASS's PipelineAsync does the same). One lane's arrival after
+  // __syncwarp orders them too under the PTX memory model, but compute-sanitizer's racecheck orders
+  // only an arriving thread's own accesses before the waiter's: it then reports every later fill
+  // of the stage against the other lanes' reads, and a user's racecheck run is no longer readable.
+  // Async-proxy reads are none racecheck sees and have completed at the release: one lane arrives
+  // for the warp.
+  static constexpr unsigned release_lanes = is_same_v<typename Consumer::reads, reads_generic> ? 32 : 1;
+
   using barrier_type = ::cuda::std::conditional_t<clustered, cluster_barrier, cta_barrier>;
   using state_type   = pipeline_state<Stages>;
   static constexpr unsigned stages = Stages;
-  // Arrivals that complete a fill (full barrier) and a release (empty barrier) of one stage.
+  // Arrivals that complete a fill (full barrier) and a release (empty barrier) of one stage; the
+  // ledger of checked mode counts releases by warp (empty_arrivals), the barrier by lane.
   static constexpr unsigned full_arrivals  = Producer::arrivals;
   static constexpr unsigned empty_arrivals = Consumer::units * Cluster::peers;
+  static constexpr unsigned empty_count    = empty_arrivals * release_lanes;
 
   // In __shared__ memory; its contents are the pipeline's.
   struct storage : pipeline_ledger<Stages>

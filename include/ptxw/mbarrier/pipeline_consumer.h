@@ -84,10 +84,11 @@ public:
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is released once, by its token: consumer.release(std::move(stage))")
   void release(const pipeline_consumer_stage<Base>&);
 
-  // This warp is done with the stage: its lanes' reads are ordered before one arrival per peer
-  // CTA on that CTA's empty barrier of this stage (lane i arrives at peer i). A reads_async
-  // warp's reads must have completed (wgmma.wait_group) before it releases: they are what the
-  // arrival stands for, and no fence here could wait for them (Base::peer_release_sem).
+  // This warp is done with the stage: its lanes' reads are ordered before the refill by arrivals
+  // on the empty barrier of this stage in each peer CTA -- every lane's own for generic reads, one
+  // lane's for the warp for async-proxy reads (Base::release_lanes says why). A reads_async warp's
+  // reads must have completed (wgmma.wait_group) before it releases: they are what the arrival
+  // stands for, and no fence here could wait for them (Base::peer_release_sem).
   //   one CTA:  mbarrier.arrive.release.cta.shared::cta.b64 _, [empty];
   //   cluster:  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [mapa(empty, peer)];
   //             mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [mapa(empty, peer)]; (reads_async)
@@ -110,28 +111,47 @@ public:
     {
       fence_after_slot_read(); // R4: this lane's generic reads before the async refill
     }
-    __syncwarp();
-    if (Base::ledger_lane())
+    if constexpr (Base::release_lanes == 32)
     {
-      st_->released(s);
-    }
-    if constexpr (Base::clustered)
-    {
-      const ::cuda::std::uint32_t lane = ptx::get_sreg_laneid();
-      if (lane < Base::cluster::peers)
+      if (Base::ledger_lane())
       {
-        const ::cuda::std::uint32_t peer = Base::cluster::peer(ptx::get_sreg_cluster_ctarank(), lane);
-        if (st_->counted_release(s, peer, true, st_->empty[s].smem_addr(), fill, Base::roles()))
+        st_->released(s);
+      }
+      const ::cuda::std::uint32_t rank = Base::clustered ? ptx::get_sreg_cluster_ctarank() : 0u;
+      for (unsigned i = 0; i < Base::cluster::peers; ++i)
+      {
+        const ::cuda::std::uint32_t peer = Base::clustered ? Base::cluster::peer(rank, i) : 0u;
+        if (counted_for_warp(s, peer, fill))
         {
-          st_->empty[s].remote(cta_rank{peer}).arrive(typename Base::peer_release_sem{}, ptx::scope_cluster);
+          arrive_at(s, peer);
         }
       }
     }
-    else if (elected e = elect_one_of_warp())
+    else
     {
-      if (st_->counted_release(s, 0, false, st_->empty[s].smem_addr(), fill, Base::roles()))
+      __syncwarp();
+      if (Base::ledger_lane())
       {
-        st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
+        st_->released(s);
+      }
+      if constexpr (Base::clustered)
+      {
+        const ::cuda::std::uint32_t lane = ptx::get_sreg_laneid();
+        if (lane < Base::cluster::peers)
+        {
+          const ::cuda::std::uint32_t peer = Base::cluster::peer(ptx::get_sreg_cluster_ctarank(), lane);
+          if (st_->counted_release(s, peer, true, st_->empty[s].smem_addr(), fill, Base::roles()))
+          {
+            arrive_at(s, peer);
+          }
+        }
+      }
+      else if (elected e = elect_one_of_warp())
+      {
+        if (st_->counted_release(s, 0, false, st_->empty[s].smem_addr(), fill, Base::roles()))
+        {
+          arrive_at(s, 0);
+        }
       }
     }
   }
@@ -157,6 +177,41 @@ public:
       ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst, src, bytes.arg.value);
       ptx::cp_async_bulk_commit_group();
       ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
+    }
+  }
+
+private:
+  // Checked mode: the ledger counts a warp's release once (its lane 0), and every lane learns
+  // whether to make its arrival (not after an over-arrival, R28). Unchecked: always.
+  __device__ bool counted_for_warp(::cuda::std::uint32_t s, ::cuda::std::uint32_t peer, ::cuda::std::uint32_t fill)
+  {
+    if constexpr (checked::on)
+    {
+      bool counted = true;
+      if (Base::ledger_lane())
+      {
+        counted = st_->counted_release(s, peer, Base::clustered, st_->empty[s].smem_addr(), fill, Base::roles());
+      }
+      return __shfl_sync(0xffffffffu, counted, 0) != 0;
+    }
+    else
+    {
+      return true;
+    }
+  }
+
+  // One arrival on the empty barrier of stage s in the CTA of cluster rank `peer` (this CTA alone
+  // for one CTA).
+  __device__ void arrive_at(::cuda::std::uint32_t s, ::cuda::std::uint32_t peer)
+  {
+    if constexpr (Base::clustered)
+    {
+      st_->empty[s].remote(cta_rank{peer}).arrive(typename Base::peer_release_sem{}, ptx::scope_cluster);
+    }
+    else
+    {
+      (void) peer;
+      st_->empty[s].arrive(ptx::sem_release, ptx::scope_cta);
     }
   }
 };

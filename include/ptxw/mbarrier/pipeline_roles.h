@@ -45,8 +45,9 @@ struct store_producer
   static constexpr bool async_writes = false;
 };
 
-// Consumers: Warps whole warps; each warp is one unit that waits together and releases once (its
-// lanes synchronise with __syncwarp before one lane arrives for the warp).
+// Consumers: Warps whole warps; each warp is one unit that waits together and releases once (with
+// reads_generic every lane arrives, with reads_async one lane for the warp: pipeline_base.h's
+// release_lanes).
 template <unsigned Warps, class Reads = reads_generic>
 struct consumer_warps
 {

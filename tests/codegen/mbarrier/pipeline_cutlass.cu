@@ -132,8 +132,9 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ref_consumer_2x1(const floa
   ref_body<1, cute::Shape<cute::_2, cute::_1, cute::_1>>(src, dst, n);
 }
 // The same consumers reading with generic loads (no CUTLASS twin: CUTLASS's protocol is the async
-// one): their reads are ordered before the peer's refill by a release at cluster scope, the
-// MEMBAR.ALL.GPU in the loop that the counts below show beside the init's.
+// one): every lane's reads are ordered before each peer's refill by its own release at cluster
+// scope, one arrival per peer CTA: the two MEMBAR.ALL.GPU and two remote arrivals in the loop that
+// the counts below show beside the init's fence.
 extern "C" __global__ void __cluster_dims__(2, 1, 1) generic_consumer_2x1(const float4* src, float4* dst, int n)
 {
   ring_on_ptxw<kStages, ptxw::reads_generic, 1, ptxw::cluster_multicast<2>>(src, dst, n);
@@ -183,9 +184,9 @@ extern "C" __global__ void ref_ring(const float4* src, float4* dst, int n)
 
 // COUNTS-NOT:  {{.}}
 // COUNTS:      generic_consumer_2x1 FENCE.VIEW.ASYNC.S 2
-// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.CTA 3
-// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.GPU 2
-// COUNTS-NEXT: generic_consumer_2x1 SYNCS.ARRIVE.TRANS64.RED.A1T0 1
+// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.CTA 4
+// COUNTS-NEXT: generic_consumer_2x1 MEMBAR.ALL.GPU 3
+// COUNTS-NEXT: generic_consumer_2x1 SYNCS.ARRIVE.TRANS64.RED.A1T0 2
 // COUNTS-NEXT: generic_consumer_2x1 SYNCS.EXCH.64 8
 // COUNTS-NEXT: generic_consumer_2x1 SYNCS.PHASECHK.TRANS64.TRYWAIT 2
 // COUNTS-NEXT: ptxw_consumer FENCE.VIEW.ASYNC.S 1
