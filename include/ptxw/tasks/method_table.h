@@ -8,8 +8,8 @@
 // ptxw/tasks/methods.h includes the library's method files, one line each, and is what the front
 // door (ptxw/tasks.h) includes; tests/runtime/tasks_method_table_test.cu adds a method in the test
 // file, its file and row alone, and runs it through pool_host, join/next/fork/retire and checked
-// mode. A pool, worker slot or pool_host of a type without a row is refused (R10, as a CLC backend
-// without a row: tests/codegen/diagnostics/tasks_method_row.cu).
+// mode. A pool or pool_host of a type without a row is refused (R10, as a CLC backend without a
+// row: tests/codegen/diagnostics/tasks_method_row.cu).
 #pragma once
 
 #include <ptxw/core/config.h>
@@ -78,7 +78,7 @@ __host__ __device__ constexpr method_row row_or_default()
 }
 } // namespace detail::tasks
 
-// What pool, worker_slot and pool_host say of a Method without a row (R10, as a CLC backend
+// What pool and pool_host say of a Method without a row (R10, as a CLC backend
 // without one: a template argument outside the table).
 #define PTXW_TASK_METHOD_REFUSAL                                                                                   \
   PTXW_RULE(R10) "a task pool's method is a tag with a PTXW_TASK_METHOD row (ptxw/tasks/method_table.h; "          \
