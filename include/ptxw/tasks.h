@@ -19,11 +19,12 @@
 //     }
 //   }
 //
-// Methods (tasks/methods.h): stealing (per-block Chase-Lev deques; = stealing_deques<chase_lev>),
-// stealing_deques<one_word> (per-block deques whose ends share one CAS'd word), lockfree_queue<ticket_ring>,
-// lockfree_queue<nil_slots>, locked_queue, static_list (rounds at a grid barrier), static_list_graph
-// (rounds in a CUDA graph's WHILE node). Rules R20-R26 (ptxw/core/rules.h,
-// docs/rules.md; the memory order of each operation: docs/task-queues.md):
+// Methods: the library's are listed in tasks/methods.h, a file each; what each is -- its memory,
+// capacity unit, launch and whether it steals -- is its row of the method table
+// (tasks/method_table.h), which the device side and the host both read. A method is added as its
+// own file and row (docs/task-queues.md, "Adding a method"); a pool of a Method without a row does
+// not compile (R10). Rules R20-R26 (ptxw/core/rules.h, docs/rules.md; the memory order of each
+// operation: docs/task-queues.md):
 //   R20 exactly once: the ticket is move-only and ends in retire; checked mode reports a ticket
 //       that ends otherwise (a lost task) and a task taken twice, with the task's id.
 //   R21 exact termination: a pool counts its live tasks (queued + running); children are counted
@@ -39,11 +40,6 @@
 //       by each of the n tasks it was opened for; checked mode reports the others.
 #pragma once
 
-#include <ptxw/tasks/deque.h>
 #include <ptxw/tasks/join.h>
-#include <ptxw/tasks/locked_queue.h>
-#include <ptxw/tasks/nil_slots.h>
-#include <ptxw/tasks/one_word_deque.h>
-#include <ptxw/tasks/static_list.h>
-#include <ptxw/tasks/ticket_ring.h>
+#include <ptxw/tasks/methods.h> // every method's file, one line each (tasks/method_table.h: a method's row)
 #include <ptxw/tasks/worker.h>

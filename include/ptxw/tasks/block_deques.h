@@ -12,6 +12,15 @@
 #include <ptxw/tasks/checks.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The methods of per-block deques with stealing, by kind of deque (tasks/deque.h: chase_lev, its
+// default, `stealing`; tasks/one_word_deque.h: one_word): in global memory, the owner block pushes
+// and pops at the bottom, idle blocks steal at the top. Capacity: tasks per block's deque.
+template <class Deque>
+struct stealing_deques
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 template <class T, class Method, class Ends, class Kind>
 struct block_deques

@@ -27,6 +27,14 @@
 #include <ptxw/tasks/block_deques.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The Chase-Lev kind of stealing_deques: top and bottom in two words, pop and steal each behind a
+// fence.sc. The default stealing method.
+struct chase_lev
+{};
+using stealing = stealing_deques<chase_lev>;
+} // namespace tasks
+
 namespace detail::tasks {
 // One deque's ends, top and bottom 64 bytes apart in one 128-byte line: thieves CAS top, the owner
 // stores bottom.
@@ -192,5 +200,8 @@ struct backend<T, ::ptxw::tasks::stealing>
     steps::record(l);
   }
 };
+
+// Its row (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::stealing, deque_per_block, "tasks per block's deque", cooperative, true);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -10,6 +10,12 @@
 #include <ptxw/tasks/shared_queue.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// Cederman and Tsigas's blocking queue: one spin lock around both ends. Capacity: tasks in the one queue.
+struct locked_queue
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 template <class T>
 struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>>
@@ -18,7 +24,9 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
   using steps  = shared_queue_steps<pool_t>;
   using local  = typename steps::local;
   using room   = typename steps::room;
-  using memory = shared_queue_memory<entry<T>>;
+  using cell   = entry<T>;
+  using memory = shared_queue_memory<cell>;
+  using fill   = entry_fill;
 
   // `while (atomicCAS(&lock, 0, 1) == 1);` -- the paper's, with a short sleep between tries, and
   // (checked mode) a bound: false where the holder kept it too long (R24). Counts the failed tries.
@@ -88,5 +96,8 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     return true;
   }
 };
+
+// Its row (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::locked_queue, one_queue, "tasks in the queue", cooperative, false);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -18,6 +18,13 @@
 #include <ptxw/tasks/shared_queue.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The kind of lockfree_queue that is Cederman and Tsigas's: NIL-or-task slots, CAS in and out, head
+// and tail advanced lazily.
+struct nil_slots
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 // A slot's state word: the lap of the position it serves, and a kind.
 namespace nil_kind {
@@ -35,6 +42,17 @@ struct nil_cell
   entry<T> e;
 };
 
+// The host's seeding: slot i serves position i (lap 0): seed i, or NIL.
+struct nil_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(nil_cell<T>& c, ::cuda::std::size_t i, const T* seed) const
+  {
+    c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
+    c.e     = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
 template <class T>
 struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
     : shared_queue_steps<::ptxw::tasks::pool<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>>
@@ -45,6 +63,7 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
   using room   = typename steps::room;
   using cell   = nil_cell<T>;
   using memory = shared_queue_memory<cell>;
+  using fill   = nil_fill;
 
   static constexpr unsigned long long lazy = 32; // the paper's "x": hints move in runs of 32 or more
 
@@ -148,5 +167,9 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
     }
   }
 };
+
+// Its row (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, one_queue, "tasks in the queue", cooperative,
+                 false);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

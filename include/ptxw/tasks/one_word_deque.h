@@ -40,6 +40,13 @@
 #include <ptxw/tasks/block_deques.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The one-word kind of stealing_deques: top, bottom and a pop count in one 64-bit word, every change
+// a CAS. Capacity: at most 2^23 tasks per block's deque (positions are mod 2^24).
+struct one_word
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 // One deque's word, alone in its 128-byte line but for what is written once a launch.
 struct alignas(128) one_word_ends
@@ -187,5 +194,9 @@ struct backend<T, ::ptxw::tasks::stealing_deques<::ptxw::tasks::one_word>>
     steps::record(l);
   }
 };
+
+// Its row (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::stealing_deques<::ptxw::tasks::one_word>, deque_per_block, "tasks per block's deque",
+                 cooperative, true);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

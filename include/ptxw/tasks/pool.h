@@ -5,8 +5,9 @@
 
 #include <ptxw/core/checked.h>
 #include <ptxw/core/rules.h>
-#include <ptxw/tasks/methods.h>
+#include <ptxw/tasks/method_table.h>
 
+#include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 
 PTXW_NAMESPACE_BEGIN
@@ -86,6 +87,19 @@ struct entry : entry_marks
   T value;
 };
 
+// Seed `id`'s entry, as the host places it (tasks/host/method_memory.h): an unset taken mark.
+template <class T>
+__host__ __device__ entry<T> seed_entry(const T& v, [[maybe_unused]] ::cuda::std::size_t id)
+{
+  entry<T> e{};
+#if PTXW_CHECKED
+  e.id    = id;
+  e.taken = 0;
+#endif
+  e.value = v;
+  return e;
+}
+
 // Tasks are copied by cudaMemcpy and handed to the block by value.
 template <class T>
 inline constexpr bool task_ok = __is_trivially_copyable(T) && __is_constructible(T);
@@ -128,8 +142,11 @@ __device__ inline void injected_sleep(::cuda::std::uint32_t ns)
   }
 }
 
-// The protocol of each method: its device memory (`memory`, inside the pool) and its operations
-// (tasks/deque.h, one_word_deque.h, ticket_ring.h, nil_slots.h, locked_queue.h, static_list.h).
+// The protocol of each method, in the method's file with its row (tasks/method_table.h; the
+// library's: tasks/methods.h): its device memory (`memory`, inside the pool), the leader's
+// registers (`local`), a task's room for its pushes (`room`) and its operations (open, take,
+// reserve, push, publish, close; counts_at_fork and counts_live say how the live count is kept,
+// tasks/worker.h). It is the pool's friend; so are the shared pieces below that methods derive from.
 template <class T, class Method>
 struct backend;
 template <class T, class Method, class Ends, class Kind>
@@ -158,6 +175,7 @@ class pool
 {
   static_assert(detail::tasks::task_ok<T>, PTXW_RULE(R20) "a task is copied by cudaMemcpy and handed out by "
                                            "value: T must be trivially copyable and default-constructible");
+  static_assert(detail::tasks::has_row<Method>, PTXW_TASK_METHOD_REFUSAL);
   using memory = typename detail::tasks::backend<T, Method>::memory;
 
   pool_state* state_ = nullptr;

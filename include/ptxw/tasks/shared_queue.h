@@ -1,6 +1,7 @@
 // ptxw/tasks/shared_queue.h: what the methods with one queue for the whole grid have in common
-// (lockfree_queue<ticket_ring>, lockfree_queue<nil_slots>, locked_queue): the queue's ends, and a
-// worker's steps that do not touch the queue. Their pushes publish at once, from the pushing
+// (lockfree_queue<ticket_ring>, lockfree_queue<nil_slots>, locked_queue): the queue's ends, a
+// worker's steps that do not touch the queue, and the pieces of the host's seeding of their cells
+// (the one_queue layout of tasks/method_table.h). Their pushes publish at once, from the pushing
 // thread, so fork() counts a task's children live before any push (counts_at_fork).
 #pragma once
 
@@ -8,6 +9,14 @@
 #include <ptxw/tasks/checks.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The lock-free methods with one queue, by kind (tasks/ticket_ring.h, tasks/nil_slots.h).
+// Capacity: tasks in the one queue.
+template <class Kind>
+struct lockfree_queue
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 // The queue's ends and counts, 1 KiB apart: every block's leader hits them, and atomics on words
 // close together are served one at a time, so words a line apart share one contended counter's rate
@@ -19,6 +28,26 @@ struct alignas(1024) queue_ends
   alignas(1024) long long count; // ticket_ring: published tasks no take has reserved yet
   alignas(1024) long long size; // ticket_ring: slots reserved by pushes and not yet freed by takes
   alignas(1024) ::cuda::std::uint32_t lock; // locked_queue: 1 while held
+};
+
+// The host's seeding of a queue (tasks/host/method_memory.h): position i (0 <= i < capacity) in
+// slot `slots`(i, capacity) -- here slot i --, filled by the backend's `fill`(cell, i, seed i or
+// nullptr). A cell that is a plain entry<T> is filled by entry_fill.
+struct same_slot
+{
+  __host__ __device__ ::cuda::std::size_t operator()(::cuda::std::size_t position, ::cuda::std::uint32_t) const
+  {
+    return position;
+  }
+};
+
+struct entry_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(entry<T>& c, ::cuda::std::size_t i, const T* seed) const
+  {
+    c = seed_entry(seed ? *seed : T{}, i);
+  }
 };
 
 template <class Cell>
@@ -39,6 +68,7 @@ struct shared_queue_steps
   };
   struct room
   {};
+  using slots                          = same_slot; // position i in slot i (the host's seeding)
   static constexpr bool counts_at_fork = true;
   static constexpr bool counts_live    = true;
 

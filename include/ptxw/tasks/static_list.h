@@ -23,6 +23,15 @@
 #include <ptxw/tasks/checks.h>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// Rounds of one co-resident launch, at a grid barrier. Capacity: tasks per list (one round's).
+struct static_list
+{};
+// The same rounds, one launch each, in a CUDA graph's WHILE node; any grid. Capacity: tasks per list.
+struct static_list_graph
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 struct alignas(128) static_list_state
 {
@@ -106,7 +115,7 @@ struct static_list_backend
   };
   static constexpr bool counts_at_fork = false;
   static constexpr bool counts_live    = false; // a round of no tasks is the end
-  static constexpr bool one_round      = is_same_v<Method, ::ptxw::tasks::static_list_graph>;
+  static constexpr bool one_round      = ::ptxw::tasks::ends_each_round_v<Method>; // a launch a round
 
   // The round's size, read after its start is ordered (launch, or the barrier's acquire).
   __device__ static void begin(const pool_t& p, local& l)
@@ -177,9 +186,6 @@ struct static_list_backend
 template <class T>
 struct backend<T, ::ptxw::tasks::static_list> : static_list_backend<T, ::ptxw::tasks::static_list>
 {};
-template <class T>
-struct backend<T, ::ptxw::tasks::static_list_graph> : static_list_backend<T, ::ptxw::tasks::static_list_graph>
-{};
 
 // static_list_graph's advance kernel, <<<1, 1>>> after each round in pool_host's graph.
 template <class T>
@@ -188,5 +194,20 @@ __global__ void static_list_advance(::ptxw::tasks::pool<T, ::ptxw::tasks::static
 {
   static_list_rounds<::ptxw::tasks::pool<T, ::ptxw::tasks::static_list_graph>>::advance(p, loop);
 }
+
+template <class T>
+struct backend<T, ::ptxw::tasks::static_list_graph> : static_list_backend<T, ::ptxw::tasks::static_list_graph>
+{
+  // The kernel pool_host's round graph runs after each round (launch_form::round_graph,
+  // tasks/method_table.h): (pool, the WHILE node's handle).
+  __host__ static const void* round_kernel()
+  {
+    return reinterpret_cast<const void*>(static_list_advance<T>);
+  }
+};
+
+// Their rows (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::static_list, round_lists, "tasks per list", cooperative, false);
+PTXW_TASK_METHOD(::ptxw::tasks::static_list_graph, round_lists, "tasks per list", round_graph, false);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

@@ -28,6 +28,12 @@
 #include <cuda/std/bit>
 
 PTXW_NAMESPACE_BEGIN
+namespace tasks {
+// The kind of lockfree_queue that is a bounded MPMC ring, published by each slot's sequence word.
+struct ticket_ring
+{};
+} // namespace tasks
+
 namespace detail::tasks {
 template <class T>
 struct ring_cell
@@ -49,6 +55,27 @@ __host__ __device__ constexpr ::cuda::std::uint32_t ring_slot(unsigned long long
   return (j & (lines - 1)) * per_line + (j >> ::cuda::std::countr_zero(lines));
 }
 
+// The host's seeding: ring slot i starts free for position i, or published (i + 1) where it holds
+// seed i; position i is in slot ring_slot(i).
+struct ring_fill
+{
+  template <class T>
+  __host__ __device__ void operator()(ring_cell<T>& c, ::cuda::std::size_t i, const T* seed) const
+  {
+    c.seq = seed ? i + 1 : i;
+    c.e   = seed_entry(seed ? *seed : T{}, i);
+  }
+};
+
+template <class T>
+struct ring_slots
+{
+  __host__ __device__ ::cuda::std::size_t operator()(::cuda::std::size_t position, ::cuda::std::uint32_t capacity) const
+  {
+    return ring_slot<ring_cell<T>>(position, capacity);
+  }
+};
+
 template <class T>
 struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     : shared_queue_steps<::ptxw::tasks::pool<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>>
@@ -59,6 +86,8 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
   using room   = typename steps::room;
   using cell   = ring_cell<T>;
   using memory = shared_queue_memory<cell>;
+  using fill   = ring_fill;
+  using slots  = ring_slots<T>;
 
   __device__ static cell& at(const pool_t& p, unsigned long long i)
   {
@@ -130,5 +159,9 @@ struct backend<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
     return true;
   }
 };
+
+// Its row (tasks/method_table.h): tag, memory, capacity unit, launch, stealing.
+PTXW_TASK_METHOD(::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, one_queue, "tasks in the queue", cooperative,
+                 false);
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

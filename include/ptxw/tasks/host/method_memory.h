@@ -1,10 +1,14 @@
-// ptxw/tasks/host/method_memory.h: each method's device memory for pool_host (tasks/host/pool_host.h),
-// owned: its arrays for a grid and a capacity, the kernel's view of them, and how seeds are placed in them.
+// ptxw/tasks/host/method_memory.h: a method's device memory for pool_host (tasks/host/pool_host.h),
+// owned: its arrays for a grid and a capacity, the kernel's view of them, and how seeds are placed in
+// them -- one implementation per memory layout, which the method's row picks (its `memory` column,
+// tasks/method_table.h) and which reads the rest from the method's backend (memory_layout says what).
+// A method lists nothing here; one whose memory is none of the layouts specialises host_memory<T, Method>.
 #pragma once
 
 #include <ptxw/core/checked_host.h>
 #include <ptxw/core/device_array.h>
 #include <ptxw/tasks.h>
+#include <ptxw/tasks/method_table.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -14,21 +18,9 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// A method's device memory, owned (one specialisation per method, below).
-template <class T, class Method>
-struct host_memory;
-
-template <class T>
-__host__ __device__ entry<T> seed_entry(const T& v, [[maybe_unused]] std::size_t id)
-{
-  entry<T> e{};
-#if PTXW_CHECKED
-  e.id    = id;
-  e.taken = 0;
-#endif
-  e.value = v;
-  return e;
-}
+// A layout's device memory, owned (one specialisation per memory_layout, below).
+template <class T, class Method, memory_layout Layout>
+struct layout_memory;
 
 inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
 {
@@ -37,8 +29,7 @@ inline void refuse_seeds(std::size_t seeds, std::size_t room, const char* where)
 }
 
 // What every method's memory is: `ends` (a deque's or the queue's ends, the lists' state) and
-// `cells` (the entries), for a grid and a capacity; the kernel's view of them. `Unit` says what
-// the capacity counts (R23's messages).
+// `cells` (the entries), for a grid and a capacity; the kernel's view of them.
 template <class T, class Method, class Ends, class Cell>
 struct pool_arrays
 {
@@ -60,19 +51,17 @@ struct pool_arrays
   }
 };
 
-// Both kinds of deque: one per block, seeded by the kind's ends (backend::seeded).
-template <class T, class Deque>
-struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
-    : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>,
-                  typename backend<T, ::ptxw::tasks::stealing_deques<Deque>>::ends_t, entry<T>>
+// deque_per_block (both kinds of deque): one per block, seeded by the kind's ends (backend::seeded).
+template <class T, class Method>
+struct layout_memory<T, Method, memory_layout::deque_per_block>
+    : pool_arrays<T, Method, typename backend<T, Method>::ends_t, entry<T>>
 {
-  using kind = backend<T, ::ptxw::tasks::stealing_deques<Deque>>;
+  using kind   = backend<T, Method>;
   using ends_t = typename kind::ends_t;
-  static constexpr const char* unit = "tasks per block's deque";
 
-  host_memory(std::uint32_t grid, std::uint32_t cap)
-      : pool_arrays<T, ::ptxw::tasks::stealing_deques<Deque>, ends_t, entry<T>>(
-          grid, checked_capacity(cap), grid, std::size_t(grid) * cap, "allocating a task pool's deques")
+  layout_memory(std::uint32_t grid, std::uint32_t cap)
+      : pool_arrays<T, Method, ends_t, entry<T>>(grid, checked_capacity(cap), grid, std::size_t(grid) * cap,
+                                                 "allocating a task pool's deques")
   {}
 
   static std::uint32_t checked_capacity(std::uint32_t cap)
@@ -117,17 +106,10 @@ struct host_memory<T, ::ptxw::tasks::stealing_deques<Deque>>
   }
 };
 
-// The methods with one queue: `cells` slots, position i (0 <= i < capacity) in slot Slot{}(i,
-// capacity), filled by Fill{}(cell, i, seed i or nullptr). The cells are filled on the device from
-// a copy of the seeds, so a seeding copies the seeds, not the whole queue staged on the host.
-struct same_slot
-{
-  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t) const
-  {
-    return position;
-  }
-};
-
+// one_queue (the methods with one queue): `cells` slots, position i (0 <= i < capacity) in slot
+// Slot{}(i, capacity), filled by Fill{}(cell, i, seed i or nullptr) (tasks/shared_queue.h). The
+// cells are filled on the device from a copy of the seeds, so a seeding copies the seeds, not the
+// whole queue staged on the host.
 template <class T, class Cell, class Fill, class Slot>
 __global__ void fill_queue(Cell* cells, const T* seeds, std::uint32_t n, std::uint32_t capacity)
 {
@@ -137,10 +119,9 @@ __global__ void fill_queue(Cell* cells, const T* seeds, std::uint32_t n, std::ui
   }
 }
 
-template <class T, class Method, class Cell, class Fill, class Slot = same_slot>
+template <class T, class Method, class Cell, class Fill, class Slot>
 struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
 {
-  static constexpr const char* unit = "tasks in the queue";
   std::optional<device_array<T>> seeds_; // the last seeding's, kept for the next ones of at most as many
 
   shared_queue_host(std::uint32_t grid, std::uint32_t cap)
@@ -177,77 +158,21 @@ struct shared_queue_host : pool_arrays<T, Method, queue_ends, Cell>
   }
 };
 
-// Ring slot i starts free for position i, or published (i + 1) where it holds seed i.
-struct ring_fill
-{
-  template <class T>
-  __host__ __device__ void operator()(ring_cell<T>& c, std::size_t i, const T* seed) const
-  {
-    c.seq = seed ? i + 1 : i;
-    c.e   = seed_entry(seed ? *seed : T{}, i);
-  }
-};
+// A method's queue, as its backend describes its cells.
+template <class T, class Method, class Backend = backend<T, Method>>
+using queue_host_of = shared_queue_host<T, Method, typename Backend::cell, typename Backend::fill, typename Backend::slots>;
 
-template <class T>
-struct ring_slots
-{
-  __host__ __device__ std::size_t operator()(std::size_t position, std::uint32_t capacity) const
-  {
-    return ring_slot<ring_cell<T>>(position, capacity);
-  }
-};
-
-template <class T>
-struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>>
-    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
-                        ring_slots<T>>
-{
-  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::ticket_ring>, ring_cell<T>, ring_fill,
-                          ring_slots<T>>::shared_queue_host;
-};
-
-// Slot i serves position i (lap 0): seed i, or NIL.
-struct nil_fill
-{
-  template <class T>
-  __host__ __device__ void operator()(nil_cell<T>& c, std::size_t i, const T* seed) const
-  {
-    c.state = nil_state(0, seed ? nil_kind::task : nil_kind::nil);
-    c.e     = seed_entry(seed ? *seed : T{}, i);
-  }
-};
-
-template <class T>
-struct host_memory<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>>
-    : shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>, nil_fill>
-{
-  using shared_queue_host<T, ::ptxw::tasks::lockfree_queue<::ptxw::tasks::nil_slots>, nil_cell<T>,
-                          nil_fill>::shared_queue_host;
-};
-
-struct entry_fill
-{
-  template <class T>
-  __host__ __device__ void operator()(entry<T>& c, std::size_t i, const T* seed) const
-  {
-    c = seed_entry(seed ? *seed : T{}, i);
-  }
-};
-
-template <class T>
-struct host_memory<T, ::ptxw::tasks::locked_queue>
-    : shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>
-{
-  using shared_queue_host<T, ::ptxw::tasks::locked_queue, entry<T>, entry_fill>::shared_queue_host;
-};
-
-// The seeds are round 0's `in` list (list 0); both forms of the static list.
 template <class T, class Method>
-struct static_list_host : pool_arrays<T, Method, static_list_state, entry<T>>
+struct layout_memory<T, Method, memory_layout::one_queue> : queue_host_of<T, Method>
 {
-  static constexpr const char* unit = "tasks per list";
+  using queue_host_of<T, Method>::shared_queue_host;
+};
 
-  static_list_host(std::uint32_t grid, std::uint32_t cap)
+// round_lists (both forms of the static list): the seeds are round 0's `in` list (list 0).
+template <class T, class Method>
+struct layout_memory<T, Method, memory_layout::round_lists> : pool_arrays<T, Method, static_list_state, entry<T>>
+{
+  layout_memory(std::uint32_t grid, std::uint32_t cap)
       : pool_arrays<T, Method, static_list_state, entry<T>>(grid, cap, 1, 2 * std::size_t(cap),
                                                             "allocating a static task list")
   {}
@@ -277,15 +202,12 @@ struct static_list_host : pool_arrays<T, Method, static_list_state, entry<T>>
   }
 };
 
-template <class T>
-struct host_memory<T, ::ptxw::tasks::static_list> : static_list_host<T, ::ptxw::tasks::static_list>
+// A method's device memory: its layout's, as its row says. (A Method without a row is refused by
+// pool_host, R10; the default row here keeps that the one error.)
+template <class T, class Method>
+struct host_memory : layout_memory<T, Method, row_or_default<Method>().memory>
 {
-  using static_list_host<T, ::ptxw::tasks::static_list>::static_list_host;
-};
-template <class T>
-struct host_memory<T, ::ptxw::tasks::static_list_graph> : static_list_host<T, ::ptxw::tasks::static_list_graph>
-{
-  using static_list_host<T, ::ptxw::tasks::static_list_graph>::static_list_host;
+  using layout_memory<T, Method, row_or_default<Method>().memory>::layout_memory;
 };
 } // namespace detail::tasks
 PTXW_NAMESPACE_END

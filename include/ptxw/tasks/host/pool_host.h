@@ -7,13 +7,15 @@
 //   auto s = pool.stats();                                          // synchronises
 //   pool.reset();                                                   // no seeds: ready for new ones
 //
-// Capacity units: tasks per block's deque (stealing_deques), per list (static_list), in the one queue
-// (lockfree_queue, locked_queue), rounded up to a power of two (at least 2). Each launch starts
-// from the seeds (live = their number) and zeroed counters. The grid is every block resident at
-// once, or fewer: workers wait for each other's tasks, so a block that is not resident could make
-// the others wait forever -- a grid over residency is refused (R24), and the launch is
-// cooperative, which the driver refuses over residency too. static_list_graph instead runs one
-// launch a round in a CUDA graph (a conditional WHILE node: the kernel, then the advance kernel;
+// What the host does for a method is what its row of the method table says (tasks/method_table.h):
+// the memory and its seeding (its layout, tasks/host/method_memory.h), the capacity's unit -- tasks
+// per block's deque (stealing_deques), per list (static_list), in the one queue (lockfree_queue,
+// locked_queue) -- and the launch. A capacity is rounded up to a power of two (at least 2). Each
+// launch starts from the seeds (live = their number) and zeroed counters. A cooperative method's
+// grid is every block resident at once, or fewer: workers wait for each other's tasks, so a block
+// that is not resident could make the others wait forever -- a grid over residency is refused
+// (R24), and the launch is cooperative, which the driver refuses over residency too. A round-graph
+// method (static_list_graph) instead runs one launch a round in a CUDA graph (a conditional WHILE node: the kernel, then the advance kernel;
 // ptxw/tasks/host/round_graph.h), built once per kernel and shape; nothing waits, so its grid may be
 // any size, and the graph is launched into `stream` like a kernel. Errors are
 // std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23.
@@ -59,13 +61,16 @@ class pool_host
 {
   static_assert(detail::tasks::task_ok<T>, PTXW_RULE(R20) "a task is copied by cudaMemcpy and handed out by "
                                            "value: T must be trivially copyable and default-constructible");
+  static_assert(detail::tasks::has_row<Method>, PTXW_TASK_METHOD_REFUSAL);
+  static constexpr detail::tasks::method_row row = detail::tasks::row_or_default<Method>();
   std::size_t capacity_;
   std::vector<T> seeds_;
   faults faults_{};
   const checked::sink* sink_ = nullptr;
   detail::device_array<pool_state> state_;
   std::optional<detail::tasks::host_memory<T, Method>> memory_;
-  static constexpr bool rounds_in_graph = detail::is_same_v<Method, static_list_graph>;
+  // One launch a round in a graph, at any grid (R24 does not apply), or one cooperative launch.
+  static constexpr bool rounds_in_graph = row.launch == detail::tasks::launch_form::round_graph;
   struct no_graph
   {};
   std::conditional_t<rounds_in_graph, detail::round_graph, no_graph> graph_;
@@ -163,8 +168,8 @@ public:
     return pool<T, Method>(typename pool<T, Method>::from_host{}, state_.get(), memory_->view(), faults_, sink_);
   }
 
-  // The kernel on the resident grid (every block resident at once), cooperatively -- or, for
-  // static_list_graph, as its rounds' graph; the pool is its first argument, `args` the rest.
+  // The kernel on the resident grid (every block resident at once), cooperatively -- or, for a
+  // round-graph method (static_list_graph), as its rounds' graph; the pool is its first argument, `args` the rest.
   template <class... Params, class... Args>
   void launch(void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem, cudaStream_t stream,
               Args&&... args)
@@ -173,8 +178,8 @@ public:
            static_cast<Args&&>(args)...);
   }
 
-  // The same on a grid of `grid.count` blocks: at most the resident count (R24), except for
-  // static_list_graph, whose blocks never wait for each other (any grid of at least one block).
+  // The same on a grid of `grid.count` blocks: at most the resident count (R24), except for a
+  // round-graph method, whose blocks never wait for each other (any grid of at least one block).
   template <class... Params, class... Args>
   void launch(blocks grid, void (*kernel)(pool<T, Method>, Params...), int threads, std::size_t dynamic_smem,
               cudaStream_t stream, Args&&... args)
@@ -191,7 +196,7 @@ public:
   }
 
   // The launch alone, of the pool prepare() returned for `grid` (benchmarks time this part):
-  // cooperative, or static_list_graph's graph. Not checked against residency, as prepare(); a
+  // cooperative, or a round-graph method's graph. Not checked against residency, as prepare(); a
   // grid other than prepare()'s, or a pool another pool_host prepared, is refused (R22: every
   // block owns the worker memory prepare() made for it, and no other block's).
   template <class... Params, class... Args>
@@ -219,8 +224,7 @@ public:
       work.blockDim       = dim3(static_cast<unsigned>(threads));
       work.sharedMemBytes = static_cast<unsigned>(dynamic_smem);
       work.kernelParams   = params.data();
-      graph_.launch(work, reinterpret_cast<const void*>(detail::tasks::static_list_advance<T>), &std::get<0>(values),
-                    stream);
+      graph_.launch(work, detail::tasks::backend<T, Method>::round_kernel(), &std::get<0>(values), stream);
     }
     else
     {
@@ -268,7 +272,7 @@ public:
       enough *= 2;
     }
     return std::string(PTXW_RULE(R23)) + std::to_string(s.full) + " pushes found their queue full (capacity "
-         + std::to_string(capacity()) + " " + detail::tasks::host_memory<T, Method>::unit + "; "
+         + std::to_string(capacity()) + " " + row.unit + "; "
          + std::to_string(s.kept) + " of their children kept by their block); they asked for room for "
          + std::to_string(s.wanted) + ": a capacity of " + std::to_string(enough) + " would have held them";
   }
