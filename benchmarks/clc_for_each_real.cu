@@ -20,14 +20,10 @@
 //
 //   ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]
 #include <ptxw/clc.h>
-#include <ptxw/clc/host/scheduler.h>
 
 #include <cstdio>
 
-#include "harness.h"
-#include "real_work/fractals.cuh"
-#include "real_work/pareto_csr.cuh"
-#include "real_work/spmv_fractal_options.cuh"
+#include "real_work/spmv_fractal_bench.cuh"
 
 namespace {
 
@@ -36,15 +32,8 @@ namespace clc = ptxw::clc;
 constexpr unsigned kThreads = 256;
 constexpr unsigned kHot     = 2048; // entries of x in shared memory
 
-struct Csr
+struct Csr : real_work::csr_view
 {
-  const unsigned* row_start;
-  const int* col;
-  const float* val;
-  const float* x;
-  float* y;
-  unsigned rows;
-
   static constexpr bool has_prologue = true;
   __device__ void prologue(float* hot) const
   {
@@ -159,23 +148,12 @@ template <class Work>
 __global__ void queue(Work work, unsigned tiles, unsigned* counter)
 {
   __shared__ float hot[kHot];
-  __shared__ unsigned next[2];
   if constexpr (Work::has_prologue)
   {
     work.prologue(hot);
     __syncthreads();
   }
-  unsigned t = blockIdx.x;
-  for (unsigned k = 0; t < tiles; k ^= 1)
-  {
-    if (threadIdx.x == 0)
-    {
-      next[k] = gridDim.x + atomicAdd(counter, 1u);
-    }
-    work(hot, t);
-    __syncthreads();
-    t = next[k];
-  }
+  real_work::atomic_queue(tiles, counter, [&](unsigned t) { work(hot, t); });
 }
 
 template <class Work>
@@ -196,18 +174,10 @@ __global__ void steal(Work work, clc::context<clc::counter_t> ctx)
 
 using Options = real_work::spmv_fractal_options<12, 7>;
 
-class Bench
+class Bench : public real_work::spmv_fractal_bench<Bench, Options>
 {
-  Options o_;
-  int sms_ = 0;
-  clc::scheduler sched_;
-  ptxw_bench::event_timer timer_;
-  ptxw_bench::device_array<unsigned> counter_;
-
 public:
-  explicit Bench(const Options& o)
-      : o_(o)
-  {}
+  using spmv_fractal_bench::spmv_fractal_bench;
 
   // Times the four contenders on `work` over `tiles` tiles and checks their outputs against the
   // plain launch's. output(): the output on the host; clear(): what a run starts from.
@@ -237,21 +207,9 @@ public:
     run_plain();
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
     const auto expected = output();
-    int wrong           = 0;
-    auto check          = [&](const char* name, auto run) {
-      clear();
-      run();
-      PTXW_BENCH_CHECK(cudaGetLastError());
-      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      if (output() != expected)
-      {
-        std::printf("%s: %s: the output differs from the plain launch's\n", title, name);
-        wrong = 1;
-      }
-    };
-    check("grid-stride", run_grid);
-    check("atomicAdd queue", run_queue);
-    check("for_each_canceled_block", run_steal);
+    int wrong = differs(title, "grid-stride", expected, output, clear, run_grid);
+    wrong |= differs(title, "atomicAdd queue", expected, output, clear, run_queue);
+    wrong |= differs(title, "for_each_canceled_block", expected, output, clear, run_steal);
 
     auto timed = [&](auto run) { return [&, run] { return timer_.us(run); }; };
     const auto best = ptxw_bench::best_in_turn<double>(static_cast<int>(o_.passes), timed(run_plain), timed(run_grid),
@@ -272,7 +230,7 @@ public:
   int spmv()
   {
     real_work::pareto_csr a(1u << o_.rows_log2);
-    const Csr m{a.row_start.get(), a.col.get(), a.val.get(), a.x.get(), a.y.get(), a.rows};
+    const Csr m{a.view()};
     const auto output = [&] { return a.output(); };
     const auto clear  = [&] { a.clear(); };
     char title[200];
@@ -286,27 +244,14 @@ public:
 
   int mandelbrot()
   {
-    const real_work::fractal_view& v = real_work::fractal_views[o_.view];
-    const unsigned side              = 1u << o_.image_log2;
-    const unsigned tiles_x           = side / 16;
-    const std::size_t pixels         = std::size_t{side} * side;
-    ptxw_bench::device_array<unsigned> d_out;
-    d_out.reserve(pixels);
-    Mandel f{real_work::make_escape_time(v, static_cast<int>(2 * o_.image_log2)), tiles_x};
-    f.e.out           = d_out.get();
-    const auto output = [&] { return ptxw_bench::download(d_out.get(), pixels); };
-    const auto clear  = [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); };
+    real_work::fractal_image image(real_work::fractal_views[o_.view], o_.image_log2, 16);
+    const Mandel f{image.e, image.tiles_x};
+    const auto output = [&] { return image.output(); };
+    const auto clear  = [&] { image.clear(); };
     char title[256];
-    std::snprintf(title, sizeof title, "%s: %u x %u pixels, tiles of 16 x 16, a thread a pixel", v.title, side, side);
-    return compare(title, f, tiles_x * tiles_x, output, clear);
-  }
-
-  int run()
-  {
-    PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
-    counter_.reserve(1);
-    const int wrong = spmv();
-    return mandelbrot() | wrong;
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, tiles of 16 x 16, a thread a pixel", image.view.title,
+                  image.side, image.side);
+    return compare(title, f, image.tiles_x * image.tiles_x, output, clear);
   }
 };
 
@@ -314,7 +259,5 @@ public:
 
 int main(int argc, char** argv)
 {
-  return ptxw_bench::run_main<Bench, Options>(
-    argc, argv, "ptxw_bench_clc_for_each_real [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]",
-    [&](Options& o, int& i) { return o.parse(i, argc, argv); });
+  return real_work::spmv_fractal_main<Bench, Options>(argc, argv, "ptxw_bench_clc_for_each_real");
 }

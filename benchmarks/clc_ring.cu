@@ -43,17 +43,13 @@
 //
 //   ptxw_bench_clc_ring [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]
 #include <ptxw/clc.h>
-#include <ptxw/clc/host/scheduler.h>
 
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "harness.h"
-#include "real_work/fractals.cuh"
-#include "real_work/pareto_csr.cuh"
-#include "real_work/spmv_fractal_options.cuh"
+#include "real_work/spmv_fractal_bench.cuh"
 
 namespace {
 
@@ -70,15 +66,8 @@ constexpr unsigned kMinCtas = 16;
 
 constexpr unsigned kTileRows = 64;
 
-struct Csr
+struct Csr : real_work::csr_view
 {
-  const unsigned* row_start;
-  const int* col;
-  const float* val;
-  const float* x;
-  float* y;
-  unsigned rows;
-
   // Rows w, w + of, ... of tile t, one warp each.
   __device__ __forceinline__ void operator()(unsigned t, unsigned w, unsigned of) const
   {
@@ -170,22 +159,13 @@ template <unsigned Working, class Work>
 __global__ void __launch_bounds__(kThreads, kMinCtas) queue(Work work, unsigned tiles, unsigned* counter)
 {
   constexpr unsigned idle = kWarps - Working;
-  __shared__ unsigned next[2];
-  const unsigned warp = threadIdx.x / 32;
-  unsigned t          = blockIdx.x;
-  for (unsigned k = 0; t < tiles; k ^= 1)
-  {
-    if (threadIdx.x == 0)
-    {
-      next[k] = gridDim.x + atomicAdd(counter, 1u);
-    }
+  const unsigned warp     = threadIdx.x / 32;
+  real_work::atomic_queue(tiles, counter, [&](unsigned t) {
     if (idle == 0 || warp >= idle)
     {
       work(t, warp - idle, Working);
     }
-    __syncthreads();
-    t = next[k];
-  }
+  });
 }
 
 // The ring: warp 0 schedules, warps 1-3 are the consumer roles, each on its share of every tile.
@@ -219,18 +199,10 @@ KernelShape shape(Kernel kernel)
   return ptxw_bench::shape_of(kernel, kThreads);
 }
 
-class Bench
+class Bench : public real_work::spmv_fractal_bench<Bench, Options>
 {
-  Options o_;
-  int sms_ = 0;
-  clc::scheduler counter_sched_;
-  ptxw_bench::event_timer timer_;
-  ptxw_bench::device_array<unsigned> counter_;
-
 public:
-  explicit Bench(const Options& o)
-      : o_(o)
-  {}
+  using spmv_fractal_bench::spmv_fractal_bench;
 
   // Times the seven contenders on `work` over `tiles` tiles and checks their outputs. `output()`:
   // the output on the host; `clear()`: resets the output to what a run starts from.
@@ -271,7 +243,7 @@ public:
     };
     auto time_ring = [&](auto kernel) {
       return [&, kernel] {
-        auto plan = counter_sched_.prepare(kernel, dim3(tiles), dim3(kThreads));
+        auto plan = sched_.prepare(kernel, dim3(tiles), dim3(kThreads));
         const double us = timer_.us([&] { kernel<<<plan.grid, kThreads>>>(work, plan.ctx); });
         PTXW_BENCH_CHECK(cudaGetLastError());
         return us;
@@ -290,15 +262,7 @@ public:
     int checked = 0;
     auto check  = [&](const char* name, auto run) {
       ++checked;
-      clear();
-      (void) run();
-      PTXW_BENCH_CHECK(cudaGetLastError());
-      PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-      if (output() != expected)
-      {
-        std::printf("%s: %s: the output differs from the plain launch's\n", title, name);
-        wrong = 1;
-      }
+      wrong |= differs(title, name, expected, output, clear, run);
     };
     check("plain, 3 warps", p3);
     check("queue, 3 warps", q3);
@@ -363,7 +327,7 @@ public:
     const unsigned rows  = a.rows;
     const unsigned nnz   = a.nnz;
     const unsigned tiles = (rows + kTileRows - 1) / kTileRows;
-    const Csr m{a.row_start.get(), a.col.get(), a.val.get(), a.x.get(), a.y.get(), rows};
+    const Csr m{a.view()};
     const auto output = [&] { return a.output(); };
     const auto clear  = [&] { a.clear(); };
     char title[200];
@@ -377,53 +341,37 @@ public:
 
   int mandelbrot()
   {
-    const real_work::fractal_view& v = real_work::fractal_views[o_.view];
-    const int log2n                  = static_cast<int>(2 * o_.image_log2);
-    const unsigned side              = 1u << o_.image_log2;
-    const unsigned tiles_x           = side / kTileSide;
-    const unsigned tiles             = tiles_x * tiles_x;
-    const std::size_t pixels         = std::size_t{side} * side;
-    ptxw_bench::device_array<unsigned> d_out;
-    d_out.reserve(pixels);
-    Mandel f{real_work::make_escape_time(v, log2n), tiles_x};
-    f.e.out = d_out.get();
+    real_work::fractal_image image(real_work::fractal_views[o_.view], o_.image_log2, kTileSide);
+    const unsigned side  = image.side;
+    const unsigned tiles = image.tiles_x * image.tiles_x;
+    const Mandel f{image.e, image.tiles_x};
     char title[256];
-    const auto output = [&] { return ptxw_bench::download(d_out.get(), pixels); };
-    // out += iterations + 1 from zero: a pixel skipped stays 0, one run twice doubles.
-    const auto clear = [&] { PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned))); };
-    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile inlined", v.title, side, side,
-                  tiles, kTileSide, kTileSide);
+    const auto output = [&] { return image.output(); };
+    const auto clear  = [&] { image.clear(); };
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile inlined", image.view.title,
+                  side, side, tiles, kTileSide, kTileSide);
     int wrong = compare(title, f, tiles, output, clear);
-    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile a call", v.title, side, side,
-                  tiles, kTileSide, kTileSide);
+    std::snprintf(title, sizeof title, "%s: %u x %u pixels, %u tiles of %u x %u, the tile a call", image.view.title,
+                  side, side, tiles, kTileSide, kTileSide);
     wrong |= compare(title, Called<Mandel>{f}, tiles, output, clear);
     // The image's statistics from the reference output. image_stats() (sum_and_max(), a kernel)
-    // reads a device array: it is given d_out, not a copy on the host -- a host vector's data()
+    // reads a device array: it is given image.out, not a copy on the host -- a host vector's data()
     // there made sum_max_kernel read host memory, an illegal memory access on the H200 (reported
     // at buffers.cuh's cudaMemcpy after the kernel).
-    PTXW_BENCH_CHECK(cudaMemset(d_out.get(), 0, pixels * sizeof(unsigned)));
+    image.clear();
     plain<4, Mandel><<<tiles, kThreads>>>(f);
     PTXW_BENCH_CHECK(cudaGetLastError());
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
-    std::printf("  (%s)\n\n", real_work::image_stats(d_out.get(), log2n, "iterations").c_str());
+    std::printf("  (%s)\n\n", real_work::image_stats(image.out.get(), image.log2n, "iterations").c_str());
     std::fflush(stdout);
     return wrong;
   }
 
-  int run()
-  {
-    PTXW_BENCH_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
-    counter_.reserve(1);
-    const int wrong = spmv();
-    return mandelbrot() | wrong;
-  }
 };
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-  return ptxw_bench::run_main<Bench, Options>(
-    argc, argv, "ptxw_bench_clc_ring [--rows-log2 N] [--image-log2 N] [--view N] [--passes N]",
-    [&](Options& o, int& i) { return o.parse(i, argc, argv); });
+  return real_work::spmv_fractal_main<Bench, Options>(argc, argv, "ptxw_bench_clc_ring");
 }

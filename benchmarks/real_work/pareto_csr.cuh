@@ -14,6 +14,16 @@
 
 namespace real_work {
 
+// The matrix as a kernel reads it, passed by value: y = A x over `rows` rows.
+struct csr_view
+{
+  const unsigned* row_start; // rows + 1
+  const int* col;            // nnz
+  const float *val, *x;      // nnz, rows
+  float* y;                  // rows
+  unsigned rows;
+};
+
 class pareto_csr
 {
 public:
@@ -57,6 +67,11 @@ public:
     val.upload(v);
     x.upload(xs);
     y.reserve(rows);
+  }
+
+  csr_view view()
+  {
+    return {row_start.get(), col.get(), val.get(), x.get(), y.get(), rows};
   }
 
   std::vector<float> output() const

@@ -87,10 +87,9 @@ __device__ handle<Receivers, Backend> open(slot<Receivers>& s, const context<Bac
 
 // The CTA's one submitter (R3): one lane of its first warp, chosen by elect.sync. Made only by
 // handle::elect(); true in that thread, false in every other.
-class submitter
+class submitter : public ::ptxw::detail::chosen_lane
 {
   bool first_warp_; // the submitter's warp: its lanes take part in the request's straight-line code
-  bool won_;
 
   template <class C, class B>
   friend class handle;
@@ -98,8 +97,8 @@ class submitter
   struct by_election
   {};
   __device__ submitter(by_election, bool first_warp, bool won) noexcept
-      : first_warp_(first_warp)
-      , won_(won)
+      : chosen_lane(won)
+      , first_warp_(first_warp)
   {}
 
 public:
@@ -108,11 +107,6 @@ public:
   PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::clc::submitter comes only from handle.elect(), one lane of the "
                "CTA's first warp")
   submitter(T);
-
-  __device__ explicit operator bool() const noexcept
-  {
-    return won_;
-  }
 };
 
 // One thread's end of cluster launch control: the slot, this thread's phase of its barrier, the

@@ -7,6 +7,7 @@
 #include <ptxw/clc/ring_checks.h>
 #include <ptxw/clc/ring_storage.h>
 #include <ptxw/core/checked.h>
+#include <ptxw/core/elect.h>
 #include <ptxw/mbarrier/pipeline_state.h>
 
 PTXW_NAMESPACE_BEGIN
@@ -14,10 +15,8 @@ namespace clc {
 
 // The scheduler's one submitter (R3): one lane of the scheduler warp, chosen by elect.sync. Made
 // only by ring_handle::elect(); true in that lane.
-class ring_submitter
+class ring_submitter : public ::ptxw::detail::chosen_lane
 {
-  bool won_;
-
   template <unsigned D, unsigned C, class R, class B>
   friend class ring_handle;
   template <class H>
@@ -26,7 +25,7 @@ class ring_submitter
   struct by_election
   {};
   __device__ ring_submitter(by_election, bool won) noexcept
-      : won_(won)
+      : chosen_lane(won)
   {}
 
 public:
@@ -34,11 +33,6 @@ public:
   PTXW_REFUSED(PTXW_RULE(R3) "a ptxw::clc::ring_submitter comes only from the ring's elect(), one lane of the "
                "scheduler warp")
   ring_submitter(T);
-
-  __device__ explicit operator bool() const noexcept
-  {
-    return won_;
-  }
 };
 
 // The scheduler warp's role: requests into the ring, one stage after the other, until a failure.

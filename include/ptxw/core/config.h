@@ -37,3 +37,14 @@
 // notes. Outside overload resolution (e.g. in a default argument) nvcc does not diagnose it: use it
 // only on what a call names directly.
 #define PTXW_REFUSED(message) __attribute__((unavailable(message)))
+
+// R17's refusal of a default-made object that only its host makes, pointing at the memory the host
+// owns and initialised (a work_queue, a last_block_ticket): its default constructor. A template, so
+// that only a use fails, with `message` (the rule's prefix added) and the user's line in the
+// instantiation notes; a declaration nobody calls, or a member nobody default-initialises, compiles.
+#define PTXW_ONLY_FROM_HOST(Type, message)                                              \
+  template <class Deferred = void>                                                      \
+  __host__ __device__ Type()                                                            \
+  {                                                                                     \
+    static_assert(::ptxw::detail::dependent_false<Deferred>, PTXW_RULE(R17) message);   \
+  }

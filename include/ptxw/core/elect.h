@@ -15,14 +15,34 @@
 
 PTXW_NAMESPACE_BEGIN
 
-class elected
+namespace detail {
+// What the tokens of R3 share -- ptxw::elected, clc::submitter, clc::ring_submitter: whether this
+// lane is the one its election chose, read as `if (token)`. Each is made only by its own election
+// and refuses a bool with its own message.
+class chosen_lane
 {
+protected:
   bool won_;
 
+  __device__ explicit chosen_lane(bool won) noexcept
+      : won_(won)
+  {}
+
+public:
+  // True on the one lane the election chose.
+  __device__ explicit operator bool() const noexcept
+  {
+    return won_;
+  }
+};
+} // namespace detail
+
+class elected : public detail::chosen_lane
+{
   struct by_elect_sync
   {};
   __device__ elected(by_elect_sync, bool won) noexcept
-      : won_(won)
+      : chosen_lane(won)
   {}
 
 public:
@@ -60,12 +80,6 @@ public:
     }
 #endif
     return elected(by_elect_sync{}, detail::isa::elect_sync_warp<Deferred>());
-  }
-
-  // True on the one lane elect.sync chose.
-  __device__ explicit operator bool() const noexcept
-  {
-    return won_;
   }
 };
 

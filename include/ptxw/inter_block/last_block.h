@@ -80,8 +80,8 @@ class last_block_ticket
   static_assert(detail::isa::is_atom_count<Count>,
                 PTXW_RULE(R18) "a ticket counts with atom.add.u32 or .u64: Count is unsigned, unsigned long "
                 "or unsigned long long (a signed or narrower count overflows into a wrong merge)");
-  last_block_ticket_state<Count>* state_;
-  const checked::sink* sink_;
+  last_block_ticket_state<Count>* state_ = nullptr;
+  const checked::sink* sink_            = nullptr;
 
   struct from_host
   {};
@@ -96,15 +96,8 @@ class last_block_ticket
   friend __device__ bool last_cluster(const last_block_ticket<C>&);
 
 public:
-  template <class Deferred = void>
-  __host__ __device__ last_block_ticket()
-      : state_(nullptr)
-      , sink_(nullptr)
-  {
-    static_assert(detail::dependent_false<Deferred>,
-                  PTXW_RULE(R17) "a last_block_ticket comes only from last_block_ticket_host::view(), which "
-                  "owns and initialises its memory");
-  }
+  PTXW_ONLY_FROM_HOST(last_block_ticket, "a last_block_ticket comes only from last_block_ticket_host::view(), "
+                                         "which owns and initialises its memory")
 };
 
 namespace detail {

@@ -62,12 +62,8 @@ class work_queue
   friend class detail::queue_cursor;
 
 public:
-  template <class Deferred = void>
-  __host__ __device__ work_queue()
-  {
-    static_assert(detail::dependent_false<Deferred>, PTXW_RULE(R17) "a work_queue comes only from "
-                                                "work_queue_host::view(), which owns and initialises its memory");
-  }
+  PTXW_ONLY_FROM_HOST(work_queue, "a work_queue comes only from work_queue_host::view(), which owns and "
+                                  "initialises its memory")
 };
 
 // One fetch's result: an item and its index in the queue, or no item (the queue is exhausted).

@@ -9,7 +9,6 @@
 #include <ptxw/fence.h>
 #include <ptxw/isa/bar.h>
 #include <ptxw/mbarrier/counts.h>
-#include <ptxw/mbarrier/pipeline_base.h>
 #include <ptxw/mbarrier/pipeline_token.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -52,11 +51,8 @@ public:
 template <class Base>
 class pipeline_consumer : public pipeline_role<Base, false>
 {
-  template <unsigned, class, class, class>
-  friend class ::ptxw::pipeline;
   using pipeline_role<Base, false>::pipeline_role;
   using pipeline_role<Base, false>::st_;
-  using pipeline_role<Base, false>::state_;
 
 public:
   PTXW_REFUSED(PTXW_RULE(R6) "a consumer handle is not copied (two copies are two diverging ideas of where "
@@ -69,16 +65,12 @@ public:
   // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 ok, [full], parity;
   [[nodiscard]] __device__ pipeline_consumer_stage<Base> wait()
   {
-    const ::cuda::std::uint32_t s = state_.index();
-    typename Base::barrier_type& full            = st_->full[s];
-    Base::wait_for(st_, full, 1, state_, ptx::scope_cta);
+    const auto next = this->wait_next();
     if (Base::ledger_lane())
     {
-      st_->took(s);
+      st_->took(next.index);
     }
-    const ::cuda::std::uint32_t r = state_.round();
-    state_.advance();
-    return pipeline_consumer_stage<Base>(s, r);
+    return pipeline_consumer_stage<Base>(next.index, next.round);
   }
 
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is released once, by its token: consumer.release(std::move(stage))")

@@ -6,7 +6,6 @@
 #include <ptxw/core/target.h>
 #include <ptxw/fence.h>
 #include <ptxw/mbarrier/counts.h>
-#include <ptxw/mbarrier/pipeline_base.h>
 #include <ptxw/mbarrier/pipeline_token.h>
 
 #if PTXW_CCCL_FAMILY_HEADERS
@@ -132,11 +131,8 @@ private:
 template <class Base>
 class pipeline_producer : public pipeline_role<Base, true>
 {
-  template <unsigned, class, class, class>
-  friend class ::ptxw::pipeline;
   using pipeline_role<Base, true>::pipeline_role;
   using pipeline_role<Base, true>::st_;
-  using pipeline_role<Base, true>::state_;
 
 public:
   PTXW_REFUSED(PTXW_RULE(R6) "a producer handle is not copied (two copies are two diverging ideas of where "
@@ -150,17 +146,13 @@ public:
   // mbarrier.try_wait.parity.acquire.{cta,cluster}.shared::cta.b64 ok, [empty], parity;
   [[nodiscard]] __device__ pipeline_producer_stage<Base> acquire()
   {
-    const ::cuda::std::uint32_t s = state_.index();
-    typename Base::barrier_type& empty           = st_->empty[s];
-    Base::wait_for(st_, empty, 0, state_, typename Base::wait_scope{});
-    const ::cuda::std::uint32_t r = state_.round();
-    st_->refills(s, empty.smem_addr(), r);
+    const auto next = this->wait_next();
+    st_->refills(next.index, st_->empty[next.index].smem_addr(), next.round);
     if constexpr (Base::slot_fences)
     {
       fence_before_slot_write(); // R4: after the consumers' fence_after_slot_read
     }
-    state_.advance();
-    return pipeline_producer_stage<Base>(&st_->full[s], s, r);
+    return pipeline_producer_stage<Base>(&st_->full[next.index], next.index, next.round);
   }
 
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is committed once, by its token: producer.commit(std::move(stage))")

@@ -9,15 +9,20 @@
 
 #include <ptxw/core/checked.h>
 #include <ptxw/core/target.h>
+#include <ptxw/mbarrier/pipeline_base.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {
 
 // A role's handle: where the ring is for this role, one state per role and thread (not copied);
 // a producer's first round finds the stages free, a consumer's waits for their first fill.
+// Only the pipeline makes one (its producer() and consumer()); the roles inherit this constructor.
 template <class Base, bool Producer>
 class pipeline_role
 {
+  template <unsigned, class, class, class>
+  friend class ::ptxw::pipeline;
+
 protected:
   typename Base::storage* st_;
   typename Base::state_type state_;
@@ -26,6 +31,32 @@ protected:
       : st_(st)
       , state_(Producer ? Base::state_type::for_producer() : Base::state_type::for_consumer())
   {}
+
+  // The stage a wait found ready, and the round of it the role waited for.
+  struct next_stage
+  {
+    ::cuda::std::uint32_t index;
+    ::cuda::std::uint32_t round;
+  };
+
+  // The role's one wait: on its barrier of the next stage (the producer on the stage's empty
+  // barrier, at the pipeline's wait scope; a consumer on its full barrier, at CTA scope: what
+  // completes a fill arrives in this CTA), then the role moves on to the stage after it.
+  __device__ next_stage wait_next()
+  {
+    const ::cuda::std::uint32_t s = state_.index();
+    if constexpr (Producer)
+    {
+      Base::wait_for(st_, st_->empty[s], 0, state_, typename Base::wait_scope{});
+    }
+    else
+    {
+      Base::wait_for(st_, st_->full[s], 1, state_, ptx::scope_cta);
+    }
+    const next_stage next{s, state_.round()};
+    state_.advance();
+    return next;
+  }
 
 public:
   // Where the role is: the stage and parity of its next acquire or wait.

@@ -11,22 +11,21 @@
 #include <ptxw/algorithms.h>
 
 namespace kp {
-struct op_same
+// Marks index i with V. The ops are types of their own, op_same and op_split, so that each kernel's
+// name says which call it is for.
+template <unsigned V>
+struct marks
 {
   unsigned* p;
   __device__ void operator()(unsigned i) const
   {
-    p[i] = 1;
+    p[i] = V;
   }
 };
-struct op_split
-{
-  unsigned* p;
-  __device__ void operator()(unsigned i) const
-  {
-    p[i] = 2;
-  }
-};
+struct op_same : marks<1>
+{};
+struct op_split : marks<2>
+{};
 struct item
 {
   unsigned id;

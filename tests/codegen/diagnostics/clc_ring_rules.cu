@@ -67,26 +67,25 @@ __global__ void clc_ring_rules(unsigned* out, clc::context<> ctx)
   }
 }
 
-#if defined(CASE_DEPTH_0)
-__global__ void depth_0(clc::context<> ctx)
+// A ring of Depth stages and its scheduler: the depth cases instantiate it out of range.
+template <unsigned Depth>
+__global__ void ring_of_depth(clc::context<> ctx)
 {
-  // DEPTH_0-DAG: {{.*}}/include/ptxw/{{.*}}: error: static assertion failed with "ptxw: R18 in range: a cluster launch control ring has 1 to 32 stages
-  // DEPTH_0-DAG: at line [[#@LINE+1]] of
-  __shared__ clc::ring<0, 3> ring;
+  __shared__ clc::ring<Depth, 3> ring;
   auto r = clc::open(ring, ctx);
   r.scheduler().run(r.elect());
 }
+
+#if defined(CASE_DEPTH_0)
+// DEPTH_0-DAG: {{.*}}/include/ptxw/{{.*}}: error: static assertion failed with "ptxw: R18 in range: a cluster launch control ring has 1 to 32 stages
+// DEPTH_0-DAG: at line [[#@LINE+1]] of
+template __global__ void ring_of_depth<0>(clc::context<>);
 #endif
 
 #if defined(CASE_DEPTH_33)
-__global__ void depth_33(clc::context<> ctx)
-{
-  // DEPTH_33-DAG: {{.*}}/include/ptxw/{{.*}}: error: static assertion failed with "ptxw: R18 in range: a cluster launch control ring has 1 to 32 stages
-  // DEPTH_33-DAG: at line [[#@LINE+1]] of
-  __shared__ clc::ring<33, 3> ring;
-  auto r = clc::open(ring, ctx);
-  r.scheduler().run(r.elect());
-}
+// DEPTH_33-DAG: {{.*}}/include/ptxw/{{.*}}: error: static assertion failed with "ptxw: R18 in range: a cluster launch control ring has 1 to 32 stages
+// DEPTH_33-DAG: at line [[#@LINE+1]] of
+template __global__ void ring_of_depth<33>(clc::context<>);
 #endif
 
 // CASES: 6 errors detected in the compilation of
