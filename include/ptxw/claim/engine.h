@@ -35,12 +35,16 @@ __device__ inline void use_after_work(unsigned long long& x)
 // range that lasts about `cycles` at the pace measured between the claimer's claims (so that the
 // contended atomic on one address and the hand-over are amortised; docs/scheduling.md measures
 // both), but never more than a quarter of what is left per claimer, so that the last
-// claims are single indices again and the end stays balanced. The pace is a running average over
+// claims are single indices again and the end stays balanced. The range is short (about 4 us):
+// one block walks it whatever its indices turn out to cost, and on real work the costs of
+// neighbouring indices jump (a fractal's interior tiles behind its exterior ones), so a longer
+// range piles the expensive run onto the few blocks that claimed it (docs/clc.md measures both
+// lengths on such work; on uniform 1 us blocks the longer range has fewer hand-overs). The pace is a running average over
 // the last few claims (cycles per index), so that one short index does not coarsen the schedule:
 // the first short measurement starts it, later ones move it by a quarter.
 struct pace
 {
-  static constexpr ::cuda::std::uint32_t cycles = 32000; // what a range of short indices should last (~16 us)
+  static constexpr ::cuda::std::uint32_t cycles = 8000; // what a range of short indices should last (~4 us)
 
   ::cuda::std::uint32_t last_claim; // clock() at the last claim, | 1; 0: none yet
   ::cuda::std::uint32_t per_index; // running average of cycles per index; 0: no short index yet

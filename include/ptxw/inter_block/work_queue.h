@@ -20,8 +20,8 @@
 //
 // Batches of up to K items per atomic (K in [1, 32]) amortise the atomic and the hand-over, which
 // one item per atomic pays between every two items (docs/scheduling.md measures the gap).
-// Long items must not pile up on few blocks (a hot spot): the leader sizes each batch to about 16 us
-// at the pace it measured between its claims -- one item while items take 8 us or more -- and to at
+// Long items must not pile up on few blocks (a hot spot): the leader sizes each batch to about 4 us
+// at the pace it measured between its claims -- one item while items take 2 us or more -- and to at
 // most a quarter of what is left per block, so that the end of the queue stays balanced.
 //
 // Checked mode (PTXW_CHECKED) reports a fetch not every thread of the block made (R15; the block
