@@ -103,44 +103,21 @@ protected:
   void run_tree(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, const tasks::faults& f,
                 int grid, tasks::pool_stats& s, std::string& report)
   {
-    const std::vector<unsigned> expected = tasks_test::expected_counts(roots, max_depth);
-    unsigned long long total             = 0;
-    for (unsigned c : expected)
-    {
-      total += c;
-    }
-    DeviceBuffer<unsigned> counts, dropped;
-    PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
-    PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+    tasks_test::tree_launch tree(roots, max_depth);
+    ASSERT_NO_FATAL_FAILURE(tree.allocate());
     ptxw::checked::diagnostics diag;
     tasks::pool_host<node, locked_stack> pool(capacity);
     pool.attach(diag.device_sink());
     pool.inject(f);
     pool.seed(roots);
-    auto kernel = tasks_test::run_tree<locked_stack, 32>;
-    if (grid == 0)
-    {
-      pool.launch(kernel, 64, 0, 0, counts.get(), dropped.get(), max_depth);
-    }
-    else
-    {
-      pool.launch(tasks::blocks{grid}, kernel, 64, 0, 0, counts.get(), dropped.get(), max_depth);
-    }
-    PTXW_LAUNCH_OK();
-    std::vector<unsigned> got, drops;
-    PTXW_CUDA_OK(counts.download(got));
-    PTXW_CUDA_OK(dropped.download(drops));
-    EXPECT_EQ(drops[0], 0u) << "children neither pushed nor kept";
-    std::size_t lost = 0, twice = 0;
-    for (std::size_t id = 0; id < got.size(); ++id)
-    {
-      lost += got[id] < expected[id];
-      twice += got[id] > expected[id];
-    }
-    EXPECT_EQ(lost, 0u) << "tasks lost";
-    EXPECT_EQ(twice, 0u) << "tasks run twice";
+    ASSERT_NO_FATAL_FAILURE(tree.launch<32>(pool, grid, 64));
+    tasks_test::tree_tally t;
+    ASSERT_NO_FATAL_FAILURE(tree.read(t));
+    EXPECT_EQ(t.dropped, 0u) << "children neither pushed nor kept";
+    EXPECT_EQ(t.lost, 0u) << "tasks lost";
+    EXPECT_EQ(t.twice, 0u) << "tasks run twice";
     s = pool.stats();
-    EXPECT_EQ(s.tasks_run, total);
+    EXPECT_EQ(s.tasks_run, tree.total());
     EXPECT_EQ(s.live, 0u);
     EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
     report = pool.full_report();
