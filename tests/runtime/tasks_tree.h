@@ -56,27 +56,38 @@ inline std::vector<unsigned> expected_counts(const std::vector<node>& roots, uns
   return expected;
 }
 
+// One task, by every thread of the block, as the tests' kernels run theirs (any task with an id):
+// forked for at most `most` children, its id counted once (thread 0, after the fork), handed with
+// its fork to `make`(task, kids), which pushes the children, and retired with the fork.
+template <class Owner, class T, class Make>
+__device__ void count_and_fork(Owner& w, ptxw::tasks::task<T>&& t, unsigned most, unsigned* counts, Make make)
+{
+  const T v = *t;
+  auto kids = w.fork(t, most);
+  if (threadIdx.x == 0)
+  {
+    atomicAdd(&counts[v.id], 1u);
+  }
+  make(v, kids);
+  w.retire(std::move(t), std::move(kids));
+}
+
 // One task of the tree, by every thread of the block: counts it, pushes its children (one thread
 // each, at once), keeps those a full queue refuses, and hands each it could not even keep to
 // `neither` (in the thread that pushed it).
 template <class Owner, class Neither>
 __device__ void run_task(Owner& w, ptxw::tasks::task<node>&& t, unsigned* counts, unsigned max_depth, Neither neither)
 {
-  const node n = *t;
-  auto kids    = w.fork(t, kBranching);
-  if (threadIdx.x == 0)
-  {
-    atomicAdd(&counts[n.id], 1u);
-  }
-  if (threadIdx.x < children(n.id, n.depth, max_depth))
-  {
-    const node c{kBranching * n.id + threadIdx.x + 1, n.depth + 1};
-    if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
+  count_and_fork(w, std::move(t), kBranching, counts, [&](const node& n, auto& kids) {
+    if (threadIdx.x < children(n.id, n.depth, max_depth))
     {
-      neither(c);
+      const node c{kBranching * n.id + threadIdx.x + 1, n.depth + 1};
+      if (kids.push(c) == ptxw::tasks::push_result::full && kids.keep(c) == ptxw::tasks::push_result::full)
+      {
+        neither(c);
+      }
     }
-  }
-  w.retire(std::move(t), std::move(kids));
+  });
 }
 
 // The kernel every method runs: the tree's tasks, counting the children it could not even keep
