@@ -77,12 +77,8 @@ __global__ void full_leaves_reservation(tasks::pool<node, Method> p, unsigned* c
   auto w = p.join(slot);
   while (auto t = w.next())
   {
-    const node n = *t;
-    auto kids    = w.fork(t, 3);
-    if (threadIdx.x == 0)
-    {
-      atomicAdd(&counts[n.id], 1u);
-      for (unsigned j = 0; n.depth == 0 && j < 4; ++j)
+    tasks_test::count_and_fork(w, std::move(t), 3, counts, [&](const node& n, auto& kids) {
+      for (unsigned j = 0; threadIdx.x == 0 && n.depth == 0 && j < 4; ++j)
       {
         const node c{j + 1, 1};
         if (kids.push(c) == tasks::push_result::full && kids.keep(c) == tasks::push_result::full)
@@ -91,8 +87,7 @@ __global__ void full_leaves_reservation(tasks::pool<node, Method> p, unsigned* c
         }
         left[j] = kids.remaining();
       }
-    }
-    w.retire(std::move(t), std::move(kids));
+    });
   }
 }
 

@@ -18,6 +18,7 @@
 
 #include "gpu.h"
 #include "tasks_deques.h"
+#include "tasks_tree.h"
 
 #include <vector>
 
@@ -37,17 +38,12 @@ __global__ void chains(tasks::pool<chain_link, Method> p, unsigned* counts)
   auto w = p.join(slot);
   while (auto t = w.next())
   {
-    const chain_link l = *t;
-    auto kids    = w.fork(t, 1);
-    if (threadIdx.x == 0)
-    {
-      atomicAdd(&counts[l.id], 1u);
-      if (l.left != 0 && kids.push(chain_link{l.id + 1, l.left - 1}) == tasks::push_result::full)
+    tasks_test::count_and_fork(w, std::move(t), 1, counts, [&](const chain_link& l, auto& kids) {
+      if (threadIdx.x == 0 && l.left != 0 && kids.push(chain_link{l.id + 1, l.left - 1}) == tasks::push_result::full)
       {
         atomicAdd(&counts[l.id], 1000u); // a one-element deque is never full: fails the test
       }
-    }
-    w.retire(std::move(t), std::move(kids));
+    });
   }
 }
 

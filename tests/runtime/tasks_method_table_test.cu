@@ -1,13 +1,14 @@
 // The method table (ptxw/tasks/method_table.h): a task-pool method added by this file alone -- its
-// tag, its protocol (a detail::tasks::backend<> specialisation built from the shared queue's pieces,
-// tasks/shared_queue.h) and one PTXW_TASK_METHOD row -- runs through every path: pool_host's memory
+// tag, its protocol (a detail::tasks::backend<> specialisation built from the locked queue's steps,
+// tasks/locked_queue.h) and one PTXW_TASK_METHOD row -- runs through every path: pool_host's memory
 // and seeding (the one_queue layout its row names), its cooperative launch and R24's refusal of a
 // grid over residency, join/next/fork/retire on the tree of tasks whose exact set is known
 // (tasks_tree.h: each task once, the pool finished), keep() behind full pushes and R23's report in
 // the row's capacity unit, and checked mode's exact-once marks (no report on a correct run; a task
 // taken twice is reported, R20). It is a stack under a lock: the newest task is taken first, so a
-// launch of one block shows that its code ran.
+// launch of one block shows that its take ran.
 #include <ptxw/tasks/host/pool_host.h>
+#include <ptxw/tasks/locked_queue.h>
 
 #include "gpu.h"
 #include "tasks_tree.h"
@@ -24,86 +25,23 @@ struct locked_stack
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::tasks {
-// One array of `capacity` entries under a spin lock: queue_ends::tail is the top (the host's seeding
-// puts seed i in slot i and the top at the seeds' number), head stays 0. Take and push both work at
-// the top; the lock orders the entries' plain accesses (R25), as the locked queue's does.
+// One array of `capacity` entries under a spin lock, built from the locked queue's steps
+// (tasks/locked_queue.h): queue_ends::tail is the top (the host's seeding puts seed i in slot i and
+// the top at the seeds' number), head stays 0. Its push is theirs, at the top; its take works at the
+// top too, where the queue's works at the head.
 template <class T>
-struct backend<T, ::table_test::locked_stack> : shared_queue_steps<::ptxw::tasks::pool<T, ::table_test::locked_stack>>
+struct backend<T, ::table_test::locked_stack> : locked_steps<T, ::table_test::locked_stack>
 {
   using pool_t = ::ptxw::tasks::pool<T, ::table_test::locked_stack>;
-  using steps  = shared_queue_steps<pool_t>;
+  using steps  = locked_steps<T, ::table_test::locked_stack>;
   using local  = typename steps::local;
-  using room   = typename steps::room;
   using cell   = entry<T>;
   using memory = shared_queue_memory<cell>;
   using fill   = entry_fill; // position i: seed i (the layout's default slots: position i in slot i)
 
-  __device__ static cell& at(const pool_t& p, unsigned long long i)
-  {
-    return p.mem_.cells[i & (p.mem_.capacity - 1)];
-  }
-  // False where checked mode gave up on the holder (R24).
-  __device__ static bool lock(const pool_t& p, unsigned long long& failed)
-  {
-    unsigned long long since = 0;
-    while (!isa::cas_acq_rel(&p.mem_.ends->lock, 0u, 1u))
-    {
-      ++failed;
-      if (!may_wait_on(since, &p.mem_.ends->lock, 0, 1, p.sink_))
-      {
-        return false;
-      }
-      __nanosleep(32);
-    }
-    return true;
-  }
-  __device__ static void unlock(const pool_t& p)
-  {
-    isa::st_release(&p.mem_.ends->lock, 0u);
-  }
-
   __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
   {
-    if (!lock(p, c.failed_cas))
-    {
-      return taken::finished;
-    }
-    queue_ends& q  = *p.mem_.ends;
-    const bool got = q.tail != q.head;
-    if (got)
-    {
-      --q.tail;
-      out = at(p, q.tail);
-      mark_taken(at(p, q.tail), p.sink_);
-    }
-    unlock(p);
-    return got ? taken::got : taken::none;
-  }
-
-  __device__ static bool push(const pool_t& p, const room&, ::cuda::std::uint32_t, const T& child)
-  {
-    unsigned long long failed = 0;
-    if (!lock(p, failed))
-    {
-      return false;
-    }
-    queue_ends& q                 = *p.mem_.ends;
-    const unsigned long long held = q.tail - q.head;
-    const bool room_left          = held < p.mem_.capacity;
-    if (room_left)
-    {
-      entry<T>& e = at(p, q.tail);
-      e.value     = child;
-      mark_pushed(e, p.state_);
-      ++q.tail;
-    }
-    unlock(p);
-    if (!room_left)
-    {
-      return full_push(p.state_, held + 1);
-    }
-    steps::sample_occupancy(p, held);
-    return true;
+    return steps::template take_at<take_end::tail>(p, out, c);
   }
 };
 
@@ -165,44 +103,21 @@ protected:
   void run_tree(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, const tasks::faults& f,
                 int grid, tasks::pool_stats& s, std::string& report)
   {
-    const std::vector<unsigned> expected = tasks_test::expected_counts(roots, max_depth);
-    unsigned long long total             = 0;
-    for (unsigned c : expected)
-    {
-      total += c;
-    }
-    DeviceBuffer<unsigned> counts, dropped;
-    PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
-    PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+    tasks_test::tree_launch tree(roots, max_depth);
+    ASSERT_NO_FATAL_FAILURE(tree.allocate());
     ptxw::checked::diagnostics diag;
     tasks::pool_host<node, locked_stack> pool(capacity);
     pool.attach(diag.device_sink());
     pool.inject(f);
     pool.seed(roots);
-    auto kernel = tasks_test::run_tree<locked_stack, 32>;
-    if (grid == 0)
-    {
-      pool.launch(kernel, 64, 0, 0, counts.get(), dropped.get(), max_depth);
-    }
-    else
-    {
-      pool.launch(tasks::blocks{grid}, kernel, 64, 0, 0, counts.get(), dropped.get(), max_depth);
-    }
-    PTXW_LAUNCH_OK();
-    std::vector<unsigned> got, drops;
-    PTXW_CUDA_OK(counts.download(got));
-    PTXW_CUDA_OK(dropped.download(drops));
-    EXPECT_EQ(drops[0], 0u) << "children neither pushed nor kept";
-    std::size_t lost = 0, twice = 0;
-    for (std::size_t id = 0; id < got.size(); ++id)
-    {
-      lost += got[id] < expected[id];
-      twice += got[id] > expected[id];
-    }
-    EXPECT_EQ(lost, 0u) << "tasks lost";
-    EXPECT_EQ(twice, 0u) << "tasks run twice";
+    ASSERT_NO_FATAL_FAILURE(tree.launch<32>(pool, grid, 64));
+    tasks_test::tree_tally t;
+    ASSERT_NO_FATAL_FAILURE(tree.read(t));
+    EXPECT_EQ(t.dropped, 0u) << "children neither pushed nor kept";
+    EXPECT_EQ(t.lost, 0u) << "tasks lost";
+    EXPECT_EQ(t.twice, 0u) << "tasks run twice";
     s = pool.stats();
-    EXPECT_EQ(s.tasks_run, total);
+    EXPECT_EQ(s.tasks_run, tree.total());
     EXPECT_EQ(s.live, 0u);
     EXPECT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
     report = pool.full_report();

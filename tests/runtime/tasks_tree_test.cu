@@ -31,15 +31,8 @@ protected:
   void run(const std::vector<node>& roots, unsigned max_depth, std::size_t capacity, int launches,
            const tasks::faults& f = {}, int grid = 0, int threads = 64)
   {
-    const std::vector<unsigned> expected = tasks_test::expected_counts(roots, max_depth);
-    unsigned long long total = 0;
-    for (unsigned c : expected)
-    {
-      total += c;
-    }
-    DeviceBuffer<unsigned> counts, dropped;
-    PTXW_CUDA_OK(counts.allocate_zeroed(expected.size()));
-    PTXW_CUDA_OK(dropped.allocate_zeroed(1));
+    tasks_test::tree_launch tree(roots, max_depth);
+    ASSERT_NO_FATAL_FAILURE(tree.allocate());
     ptxw::checked::diagnostics diag;
     // A deque holds one block's tasks (depth-first: a few per level); a shared queue or list a level.
     tasks::pool_host<node, Method> pool(ptxw::tasks::is_stealing_v<Method> && capacity > 256 ? 256 : capacity);
@@ -50,31 +43,14 @@ protected:
       tasks::faults fl = f;
       fl.seed          = f.seed + 7919u * static_cast<unsigned>(launch);
       pool.inject(fl);
-      PTXW_CUDA_OK(counts.fill_bytes(0));
-      auto kernel = tasks_test::run_tree<Method, Keep>;
-      if (grid == 0)
-      {
-        pool.launch(kernel, threads, 0, 0, counts.get(), dropped.get(), max_depth);
-      }
-      else
-      {
-        pool.launch(tasks::blocks{grid}, kernel, threads, 0, 0, counts.get(), dropped.get(), max_depth);
-      }
-      PTXW_LAUNCH_OK();
-      std::vector<unsigned> got, drops;
-      PTXW_CUDA_OK(counts.download(got));
-      PTXW_CUDA_OK(dropped.download(drops));
-      ASSERT_EQ(drops[0], 0u) << "children neither pushed nor kept, launch " << launch;
-      std::size_t lost = 0, twice = 0;
-      for (std::size_t id = 0; id < got.size(); ++id)
-      {
-        lost += got[id] < expected[id];
-        twice += got[id] > expected[id];
-      }
-      ASSERT_EQ(lost, 0u) << "tasks lost, launch " << launch << " of " << launches;
-      ASSERT_EQ(twice, 0u) << "tasks run twice, launch " << launch << " of " << launches;
+      ASSERT_NO_FATAL_FAILURE(tree.template launch<Keep>(pool, grid, threads));
+      tasks_test::tree_tally t;
+      ASSERT_NO_FATAL_FAILURE(tree.read(t));
+      ASSERT_EQ(t.dropped, 0u) << "children neither pushed nor kept, launch " << launch;
+      ASSERT_EQ(t.lost, 0u) << "tasks lost, launch " << launch << " of " << launches;
+      ASSERT_EQ(t.twice, 0u) << "tasks run twice, launch " << launch << " of " << launches;
       const tasks::pool_stats s = pool.stats();
-      ASSERT_EQ(s.tasks_run, total) << "launch " << launch;
+      ASSERT_EQ(s.tasks_run, tree.total()) << "launch " << launch;
       ASSERT_EQ(s.live, 0u);
       ASSERT_EQ(diag.count(), 0u) << (diag.read().empty() ? "" : ptxw::checked::describe(diag.read()[0]));
       // R23's report: only where a push was full; each full push asked for more than the capacity.

@@ -17,16 +17,23 @@ struct locked_queue
 } // namespace tasks
 
 namespace detail::tasks {
-template <class T>
-struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>>
+// Which end of the array a take works at: the head (first in, first out) or the tail (a stack).
+enum class take_end
 {
-  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>;
+  head,
+  tail
+};
+
+// The steps of a method whose one array of entries sits under the ends' spin lock
+// (queue_ends::lock): the lock, the push at the tail and a take at either end; the lock orders the
+// ends' and the entries' plain accesses (R25). The locked queue takes at the head; a method built
+// from these steps may take at the tail instead.
+template <class T, class Method>
+struct locked_steps : shared_queue_steps<::ptxw::tasks::pool<T, Method>>
+{
+  using pool_t = ::ptxw::tasks::pool<T, Method>;
   using steps  = shared_queue_steps<pool_t>;
-  using local  = typename steps::local;
   using room   = typename steps::room;
-  using cell   = entry<T>;
-  using memory = shared_queue_memory<cell>;
-  using fill   = entry_fill;
 
   // `while (atomicCAS(&lock, 0, 1) == 1);` -- the paper's, with a short sleep between tries, and
   // (checked mode) a bound: false where the holder kept it too long (R24). Counts the failed tries.
@@ -49,7 +56,16 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     isa::st_release(&p.mem_.ends->lock, 0u);
   }
 
-  __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
+  // The entry at position i (positions run on past the capacity; the array is a ring).
+  __device__ static entry<T>& at(const pool_t& p, unsigned long long i)
+  {
+    return p.mem_.cells[i & (p.mem_.capacity - 1)];
+  }
+
+  // Under the lock: the entry at End -- the head's, or the one below the tail -- into `out`, and
+  // the end moved past it.
+  template <take_end End>
+  __device__ static taken take_at(const pool_t& p, entry<T>& out, ::ptxw::tasks::counters& c)
   {
     if (!lock(p, c.failed_cas))
     {
@@ -59,10 +75,17 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     const bool got = q.head != q.tail;
     if (got)
     {
-      entry<T>& e = p.mem_.cells[q.head & (p.mem_.capacity - 1)];
+      entry<T>& e = at(p, End == take_end::head ? q.head : q.tail - 1);
       out         = e;
       mark_taken(e, p.sink_);
-      ++q.head;
+      if constexpr (End == take_end::head)
+      {
+        ++q.head;
+      }
+      else
+      {
+        --q.tail;
+      }
     }
     unlock(p);
     return got ? taken::got : taken::none;
@@ -78,10 +101,10 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     }
     queue_ends& q   = *p.mem_.ends;
     const bool room_left = q.tail - q.head < p.mem_.capacity;
-    const unsigned long long at = q.tail, held = q.tail - q.head;
+    const unsigned long long position = q.tail, held = q.tail - q.head;
     if (room_left)
     {
-      entry<T>& e = p.mem_.cells[q.tail & (p.mem_.capacity - 1)];
+      entry<T>& e = at(p, q.tail);
       e.value     = child;
       mark_pushed(e, p.state_);
       injected_sleep(p.faults_.publish_delay_ns);
@@ -92,8 +115,25 @@ struct backend<T, ::ptxw::tasks::locked_queue> : shared_queue_steps<::ptxw::task
     {
       return full_push(p.state_, held + 1);
     }
-    steps::sample_occupancy(p, at);
+    steps::sample_occupancy(p, position);
     return true;
+  }
+};
+
+template <class T>
+struct backend<T, ::ptxw::tasks::locked_queue> : locked_steps<T, ::ptxw::tasks::locked_queue>
+{
+  using pool_t = ::ptxw::tasks::pool<T, ::ptxw::tasks::locked_queue>;
+  using steps  = locked_steps<T, ::ptxw::tasks::locked_queue>;
+  using local  = typename steps::local;
+  using room   = typename steps::room;
+  using cell   = entry<T>;
+  using memory = shared_queue_memory<cell>;
+  using fill   = entry_fill;
+
+  __device__ static taken take(const pool_t& p, local&, entry<T>& out, ::ptxw::tasks::counters& c)
+  {
+    return steps::template take_at<take_end::head>(p, out, c);
   }
 };
 

@@ -153,6 +153,8 @@ template <class T, class Method, class Ends, class Kind>
 struct block_deques; // tasks/block_deques.h
 template <class Pool>
 struct shared_queue_steps; // tasks/shared_queue.h
+template <class T, class Method>
+struct locked_steps; // tasks/locked_queue.h
 template <class Pool>
 struct static_list_rounds; // tasks/static_list.h
 template <class T, class Method>
@@ -200,6 +202,7 @@ class pool
   template <class U, class M, class E, class K>
   friend struct detail::tasks::block_deques;
   friend struct detail::tasks::shared_queue_steps<pool>;
+  friend struct detail::tasks::locked_steps<T, Method>;
   friend struct detail::tasks::static_list_rounds<pool>;
   friend struct detail::tasks::static_list_backend<T, Method>;
 
