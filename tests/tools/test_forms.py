@@ -125,10 +125,10 @@ class AddingAFormTest(unittest.TestCase):
             self.skipTest(str(e))
         v = variants.BY_ID[THROWAWAY]
         source = (REPO / "tools/ptxwtools/forms/table.py").read_text()
-        start = source.index('    _mbarrier("mbarrier.test_wait.parity.relaxed.cluster.')
+        start = source.index('    _test_wait("relaxed", "cluster",')
         end = source.index("    # ---- fences")
         row = source[start:end]
-        self.assertEqual(row.count("Probe("), 1, "the throwaway is one row")
+        self.assertEqual(row.count("\n    _"), 0, "the throwaway is one row")
         probe = _GATE.format(statement=v.ptxw, throwaway=THROWAWAY, mnemonic=v.mnemonic)
         with tempfile.TemporaryDirectory() as tmp:
             scratch = Path(tmp)
