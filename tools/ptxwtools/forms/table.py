@@ -26,7 +26,8 @@ A Probe:
   runtime      gtest name patterns of tests/runtime that run the form on a GPU
 A Binding:
   file         the header in include/ptxw/isa/ (BINDING_FILES says what each holds)
-  name         the function; forms of one name are its overloads, told apart by `tag`
+  name         the function; forms of one name are its overloads, told apart by `tag` (and written as one
+               macro of the qualifier the tags name, which must be all they differ in)
   tag          the C++ type of a first, unnamed parameter that picks the overload (a cuda::ptx tag)
   predicate    the PTX line's first operand is a predicate, which the function returns
 The function's other parameters are the PTX line's operands, each a 32-bit register (a shared::cta or
