@@ -206,8 +206,8 @@ FORMS = (
                       f"*out = ptx::mbarrier_check_layout(ptx::layout_{v}, &raw);"),
                 binding=Binding(_LOCAL, "mbarrier_check_layout", f"layout_{v}_t", predicate=True))
       for v in ("v0", "v1")),
-    # The (sem, scope) forms on a shared::cta barrier, of PTX ISA 8.0 and, with .relaxed, 8.6 where
-    # 8.0 has only .release or .acquire; bar is a cta_barrier, cbar a cluster_barrier.
+    # The (sem, scope) forms on a shared::cta barrier, of PTX ISA 8.0 but for the .relaxed arrives and
+    # waits, 8.6's (8.0's are .release or .acquire); bar is a cta_barrier, cbar a cluster_barrier.
     _arrive("release", "cta", 800, "bar.arrive(ptx::sem_release, ptx::scope_cta);",
             ("MbarrierWaitForms.*", "MbarrierPhase.*"),
             Probe("mbarrier.arrive.release.cta.count", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], 3;",
