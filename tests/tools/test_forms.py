@@ -5,6 +5,7 @@ and then added back is refused with `ptxw: R10` before and gated by its row afte
 `ptxw: R9` on sm_80), and listed as a conformance variant."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,16 +39,38 @@ class GeneratedTest(unittest.TestCase):
     def test_a_binding_per_overload_headed_by_its_ptx_line(self):
         text = generate.outputs()[bindings.ISA_DIR / "mbarrier_remote.h"]
         self.assertIn(generate.GENERATED, text.splitlines()[0])
-        for line, params, asm in (("_, [addr];", "", '_, [%0];" : : "r"(addr)'),
-                                  ("_, [addr], count;", ", ::cuda::std::uint32_t count",
-                                   '_, [%0], %1;" : : "r"(addr), "r"(count)')):
-            with self.subTest(line=line):
-                self.assertIn(f"// mbarrier.arrive.relaxed.cluster.shared::cluster.b64 {line}  // PTX ISA 86, SM_90\n"
-                              "__device__ inline void",
-                              text)
-                self.assertIn(f"mbarrier_arrive_remote(::cuda::ptx::sem_relaxed_t, ::cuda::std::uint32_t addr{params})\n"
-                              "{\n  asm volatile(\"mbarrier.arrive.relaxed.cluster.shared::cluster.b64 "
-                              f'{asm} : "memory");\n}}\n', text)
+        self.assertIn("// mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr];  // PTX ISA 86, SM_90\n"
+                      "// mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr], count;  // PTX ISA 86, SM_90\n"
+                      "PTXW_ISA_MBARRIER_ARRIVE_REMOTE(relaxed)\n", text)
+        self.assertIn("// mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;  "
+                      "// PTX ISA 80, SM_90\n__device__ inline void mbarrier_complete_tx_remote(", text)
+        relaxed = next(f for f in table.FORMS if f.binding and f.binding.tag == "::cuda::ptx::sem_relaxed_t")
+        self.assertEqual(bindings.function(relaxed.binding, bindings._lines(relaxed.ptx)[1]),
+                         "__device__ inline void\nmbarrier_arrive_remote(::cuda::ptx::sem_relaxed_t, "
+                         "::cuda::std::uint32_t addr, ::cuda::std::uint32_t count)\n{\n  asm volatile(\""
+                         'mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0], %1;" : : "r"(addr), "r"(count) '
+                         ': "memory");\n}')
+
+    def test_a_family_of_bindings_is_one_macro_expanding_to_each_forms_functions(self):
+        """Bindings of one name whose forms differ in one qualifier are one macro of it, expanded below each
+        form's PTX lines to the functions the form's lines make."""
+        families = 0
+        for path, text in generate.outputs().items():
+            for name, q in re.findall(r"^#define PTXW_ISA_(\w+)\((\w+)\)", text, re.M):
+                families += 1
+                body = re.search(rf"^#define PTXW_ISA_{name}\({q}\) *\\\n((?:.*\\\n)*.*)$", text, re.M).group(1)
+                forms = [f for f in table.FORMS if f.binding and f.binding.name == name.lower()]
+                self.assertGreater(len(forms), 1)
+                for form in forms:
+                    with self.subTest(form=form.ptx):
+                        value = form.binding.tag.rpartition(f"{q}_")[2][:-2]
+                        lines = bindings._lines(form.ptx)
+                        head = "".join(f"// {line}  // {generate.version(form)}\n" for line in lines)
+                        self.assertIn(f"{head}PTXW_ISA_{name}({value})\n", text)
+                        expanded = body.replace("\\\n", "\n").replace(f'" #{q} "', value).replace(f"##{q}##", value)
+                        own = "\n".join(bindings.function(form.binding, line) for line in lines)
+                        self.assertEqual(expanded.split(), own.split())
+        self.assertEqual(families, 3)  # check_layout's layouts, complete_tx's scopes, the remote arrive's sems
 
     def test_a_qualifier_set_is_one_row(self):
         rows = [f.row[:4] for f in table.FORMS if f.instruction]
@@ -125,10 +148,10 @@ class AddingAFormTest(unittest.TestCase):
             self.skipTest(str(e))
         v = variants.BY_ID[THROWAWAY]
         source = (REPO / "tools/ptxwtools/forms/table.py").read_text()
-        start = source.index('    _mbarrier("mbarrier.test_wait.parity.relaxed.cluster.')
+        start = source.index('    _test_wait("relaxed", "cluster",')
         end = source.index("    # ---- fences")
         row = source[start:end]
-        self.assertEqual(row.count("Probe("), 1, "the throwaway is one row")
+        self.assertEqual(row.count("\n    _"), 0, "the throwaway is one row")
         probe = _GATE.format(statement=v.ptxw, throwaway=THROWAWAY, mnemonic=v.mnemonic)
         with tempfile.TemporaryDirectory() as tmp:
             scratch = Path(tmp)

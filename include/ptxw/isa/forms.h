@@ -8,34 +8,44 @@
 // clang-format off
 PTXW_NAMESPACE_BEGIN
 namespace detail::qualifiers {
+// The instructions.
+struct mbarrier_init {};
+struct mbarrier_inval {};
+struct mbarrier_init_layout_v1 {};
+struct mbarrier_check_layout_layout_v0 {};
+struct mbarrier_check_layout_layout_v1 {};
+struct mbarrier_arrive {};
+struct mbarrier_expect_tx {};
+struct mbarrier_arrive_expect_tx {};
+struct mbarrier_complete_tx {};
+struct mbarrier_arrive_remote {};
+struct mapa {};
+struct mbarrier_try_wait {};
+struct mbarrier_test_wait {};
+struct fence_proxy_async {};
+struct fence_proxy_async_generic {};
+struct fence_mbarrier_init {};
+struct fence {};
+struct atom_add {};
+struct elect_sync {};
 
-struct mbarrier_init
-{};
+// Their forms, an instruction's together, each headed by its PTX line.
+
 // mbarrier.init.shared::cta.b64 [addr], count;  // PTX ISA 70, SM_80
 PTXW_QUALIFIER_ROW(mbarrier_init, none, none, shared, 80, 700)
 
-struct mbarrier_inval
-{};
 // mbarrier.inval.shared::cta.b64 [addr];  // PTX ISA 70, SM_80
 PTXW_QUALIFIER_ROW(mbarrier_inval, none, none, shared, 80, 700)
 
-struct mbarrier_init_layout_v1
-{};
 // mbarrier.init.layout::v1.shared::cta.b64 [addr], count;  // PTX ISA 93, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_init_layout_v1, none, none, shared, 90, 930)
 
-struct mbarrier_check_layout_layout_v0
-{};
 // mbarrier.check_layout.layout::v0.shared::cta.b64 p, [addr];  // PTX ISA 93, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_check_layout_layout_v0, none, none, shared, 90, 930)
 
-struct mbarrier_check_layout_layout_v1
-{};
 // mbarrier.check_layout.layout::v1.shared::cta.b64 p, [addr];  // PTX ISA 93, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_check_layout_layout_v1, none, none, shared, 90, 930)
 
-struct mbarrier_arrive
-{};
 // mbarrier.arrive.release.cta.shared::cta.b64 state, [addr]{, count};  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive, release, cta, shared, 90, 800)
 // mbarrier.arrive.release.cluster.shared::cta.b64 state, [addr]{, count};  // PTX ISA 80, SM_90
@@ -45,15 +55,11 @@ PTXW_QUALIFIER_ROW(mbarrier_arrive, relaxed, cta, shared, 90, 860)
 // mbarrier.arrive.relaxed.cluster.shared::cta.b64 state, [addr]{, count};  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive, relaxed, cluster, shared, 90, 860)
 
-struct mbarrier_expect_tx
-{};
 // mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_expect_tx, relaxed, cta, shared, 90, 800)
 // mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_expect_tx, relaxed, cluster, shared, 90, 800)
 
-struct mbarrier_arrive_expect_tx
-{};
 // mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 state, [addr], txCount;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive_expect_tx, release, cta, shared, 90, 800)
 // mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 state, [addr], txCount;  // PTX ISA 80, SM_90
@@ -63,8 +69,6 @@ PTXW_QUALIFIER_ROW(mbarrier_arrive_expect_tx, relaxed, cta, shared, 90, 860)
 // mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 state, [addr], txCount;  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive_expect_tx, relaxed, cluster, shared, 90, 860)
 
-struct mbarrier_complete_tx
-{};
 // mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_complete_tx, relaxed, cta, shared, 90, 800)
 // mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
@@ -72,20 +76,14 @@ PTXW_QUALIFIER_ROW(mbarrier_complete_tx, relaxed, cluster, shared, 90, 800)
 // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_complete_tx, relaxed, cluster, cluster, 90, 800)
 
-struct mbarrier_arrive_remote
-{};
 // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]{, count};  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive_remote, release, cluster, cluster, 90, 800)
 // mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr]{, count};  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_arrive_remote, relaxed, cluster, cluster, 90, 860)
 
-struct mapa
-{};
 // mapa.shared::cluster.u32 d, a, b;  // PTX ISA 78, SM_90
 PTXW_QUALIFIER_ROW(mapa, none, none, cluster, 90, 780)
 
-struct mbarrier_try_wait
-{};
 // mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity{, suspendTimeHint};  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_try_wait, acquire, cta, shared, 90, 800)
 // mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity{, suspendTimeHint};  // PTX ISA 80, SM_90
@@ -95,8 +93,6 @@ PTXW_QUALIFIER_ROW(mbarrier_try_wait, relaxed, cta, shared, 90, 860)
 // mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity{, suspendTimeHint};  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_try_wait, relaxed, cluster, shared, 90, 860)
 
-struct mbarrier_test_wait
-{};
 // mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_test_wait, acquire, cta, shared, 90, 800)
 // mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;  // PTX ISA 80, SM_90
@@ -106,8 +102,6 @@ PTXW_QUALIFIER_ROW(mbarrier_test_wait, relaxed, cta, shared, 90, 860)
 // mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(mbarrier_test_wait, relaxed, cluster, shared, 90, 860)
 
-struct fence_proxy_async
-{};
 // fence.proxy.async;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(fence_proxy_async, none, none, none, 90, 800)
 // fence.proxy.async.global;  // PTX ISA 80, SM_90
@@ -117,32 +111,22 @@ PTXW_QUALIFIER_ROW(fence_proxy_async, none, none, shared, 90, 800)
 // fence.proxy.async.shared::cluster;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(fence_proxy_async, none, none, cluster, 90, 800)
 
-struct fence_proxy_async_generic
-{};
 // fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(fence_proxy_async_generic, acquire, cluster, cluster, 90, 860)
 // fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;  // PTX ISA 86, SM_90
 PTXW_QUALIFIER_ROW(fence_proxy_async_generic, release, cluster, shared, 90, 860)
 
-struct fence_mbarrier_init
-{};
 // fence.mbarrier_init.release.cluster;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(fence_mbarrier_init, release, cluster, none, 90, 800)
 
-struct fence
-{};
 // fence.acq_rel.gpu;  // PTX ISA 60, SM_70
 PTXW_QUALIFIER_ROW(fence, acq_rel, gpu, none, 70, 600)
 
-struct atom_add
-{};
 // atom.release.gpu.global.add.type d, [a], b;  .type = .u32, .u64  // PTX ISA 60, SM_70
 PTXW_QUALIFIER_ROW(atom_add, release, gpu, global, 70, 600)
 // atom.relaxed.gpu.global.add.u64 d, [a], b;  // PTX ISA 60, SM_70
 PTXW_QUALIFIER_ROW(atom_add, relaxed, gpu, global, 70, 600)
 
-struct elect_sync
-{};
 // elect.sync d|p, membermask;  // PTX ISA 80, SM_90
 PTXW_QUALIFIER_ROW(elect_sync, none, none, none, 90, 800)
 } // namespace detail::qualifiers

@@ -21,51 +21,43 @@ __device__ inline void mbarrier_init_layout_v1(::cuda::std::uint32_t addr, ::cud
   asm volatile("mbarrier.init.layout::v1.shared::cta.b64 [%0], %1;" : : "r"(addr), "r"(count) : "memory");
 }
 
+// mbarrier_check_layout of the forms below, which differ in their .layout alone: the macro's
+// parameter, in the tag layout_<layout>_t and in the PTX.
 // A predicate leaves inline PTX as a 32-bit value. Not volatile: a result unread may go (ptxas drops
 // one too); the memory clobber keeps it after the writes it reads.
+#define PTXW_ISA_MBARRIER_CHECK_LAYOUT(layout)                                                                       \
+  __device__ inline bool mbarrier_check_layout(layout_##layout##_t, ::cuda::std::uint32_t addr)                      \
+  {                                                                                                                  \
+    ::cuda::std::uint32_t p;                                                                                         \
+    asm("{\n\t.reg .pred p;\n\t"                                                                                     \
+        "mbarrier.check_layout.layout::" #layout ".shared::cta.b64 p, [%1];\n\t"                                     \
+        "selp.b32 %0, 1, 0, p;\n\t}"                                                                                 \
+        : "=r"(p)                                                                                                    \
+        : "r"(addr)                                                                                                  \
+        : "memory");                                                                                                 \
+    return p != 0;                                                                                                   \
+  }
 // mbarrier.check_layout.layout::v0.shared::cta.b64 p, [addr];  // PTX ISA 93, SM_90
-__device__ inline bool mbarrier_check_layout(layout_v0_t, ::cuda::std::uint32_t addr)
-{
-  ::cuda::std::uint32_t p;
-  asm("{\n\t.reg .pred p;\n\t"
-      "mbarrier.check_layout.layout::v0.shared::cta.b64 p, [%1];\n\t"
-      "selp.b32 %0, 1, 0, p;\n\t}"
-      : "=r"(p)
-      : "r"(addr)
-      : "memory");
-  return p != 0;
-}
-
-// A predicate leaves inline PTX as a 32-bit value. Not volatile: a result unread may go (ptxas drops
-// one too); the memory clobber keeps it after the writes it reads.
+PTXW_ISA_MBARRIER_CHECK_LAYOUT(v0)
 // mbarrier.check_layout.layout::v1.shared::cta.b64 p, [addr];  // PTX ISA 93, SM_90
-__device__ inline bool mbarrier_check_layout(layout_v1_t, ::cuda::std::uint32_t addr)
-{
-  ::cuda::std::uint32_t p;
-  asm("{\n\t.reg .pred p;\n\t"
-      "mbarrier.check_layout.layout::v1.shared::cta.b64 p, [%1];\n\t"
-      "selp.b32 %0, 1, 0, p;\n\t}"
-      : "=r"(p)
-      : "r"(addr)
-      : "memory");
-  return p != 0;
-}
+PTXW_ISA_MBARRIER_CHECK_LAYOUT(v1)
+#undef PTXW_ISA_MBARRIER_CHECK_LAYOUT
 
+// mbarrier_complete_tx of the forms below, which differ in their .scope alone: the macro's
+// parameter, in the tag ::cuda::ptx::scope_<scope>_t and in the PTX.
+#define PTXW_ISA_MBARRIER_COMPLETE_TX(scope)                                                                         \
+  __device__ inline void                                                                                             \
+  mbarrier_complete_tx(::cuda::ptx::scope_##scope##_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t tx_count)   \
+  {                                                                                                                  \
+    asm volatile("mbarrier.complete_tx.relaxed." #scope ".shared::cta.b64 [%0], %1;"                                 \
+                 :                                                                                                   \
+                 : "r"(addr), "r"(tx_count)                                                                          \
+                 : "memory");                                                                                        \
+  }
 // mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
-__device__ inline void
-mbarrier_complete_tx(::cuda::ptx::scope_cta_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t tx_count)
-{
-  asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" : : "r"(addr), "r"(tx_count) : "memory");
-}
-
+PTXW_ISA_MBARRIER_COMPLETE_TX(cta)
 // mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;  // PTX ISA 80, SM_90
-__device__ inline void
-mbarrier_complete_tx(::cuda::ptx::scope_cluster_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t tx_count)
-{
-  asm volatile("mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [%0], %1;"
-               :
-               : "r"(addr), "r"(tx_count)
-               : "memory");
-}
+PTXW_ISA_MBARRIER_COMPLETE_TX(cluster)
+#undef PTXW_ISA_MBARRIER_COMPLETE_TX
 } // namespace detail::isa
 PTXW_NAMESPACE_END

@@ -9,31 +9,28 @@
 
 PTXW_NAMESPACE_BEGIN
 namespace detail::isa {
+// mbarrier_arrive_remote of the forms below, which differ in their .sem alone: the macro's
+// parameter, in the tag ::cuda::ptx::sem_<sem>_t and in the PTX.
+#define PTXW_ISA_MBARRIER_ARRIVE_REMOTE(sem)                                                                         \
+  __device__ inline void mbarrier_arrive_remote(::cuda::ptx::sem_##sem##_t, ::cuda::std::uint32_t addr)              \
+  {                                                                                                                  \
+    asm volatile("mbarrier.arrive." #sem ".cluster.shared::cluster.b64 _, [%0];" : : "r"(addr) : "memory");          \
+  }                                                                                                                  \
+  __device__ inline void                                                                                             \
+  mbarrier_arrive_remote(::cuda::ptx::sem_##sem##_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t count)        \
+  {                                                                                                                  \
+    asm volatile("mbarrier.arrive." #sem ".cluster.shared::cluster.b64 _, [%0], %1;"                                 \
+                 :                                                                                                   \
+                 : "r"(addr), "r"(count)                                                                             \
+                 : "memory");                                                                                        \
+  }
 // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];  // PTX ISA 80, SM_90
-__device__ inline void mbarrier_arrive_remote(::cuda::ptx::sem_release_t, ::cuda::std::uint32_t addr)
-{
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" : : "r"(addr) : "memory");
-}
-
 // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count;  // PTX ISA 80, SM_90
-__device__ inline void
-mbarrier_arrive_remote(::cuda::ptx::sem_release_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t count)
-{
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0], %1;" : : "r"(addr), "r"(count) : "memory");
-}
-
+PTXW_ISA_MBARRIER_ARRIVE_REMOTE(release)
 // mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr];  // PTX ISA 86, SM_90
-__device__ inline void mbarrier_arrive_remote(::cuda::ptx::sem_relaxed_t, ::cuda::std::uint32_t addr)
-{
-  asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0];" : : "r"(addr) : "memory");
-}
-
 // mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [addr], count;  // PTX ISA 86, SM_90
-__device__ inline void
-mbarrier_arrive_remote(::cuda::ptx::sem_relaxed_t, ::cuda::std::uint32_t addr, ::cuda::std::uint32_t count)
-{
-  asm volatile("mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [%0], %1;" : : "r"(addr), "r"(count) : "memory");
-}
+PTXW_ISA_MBARRIER_ARRIVE_REMOTE(relaxed)
+#undef PTXW_ISA_MBARRIER_ARRIVE_REMOTE
 
 // mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;  // PTX ISA 80, SM_90
 __device__ inline void mbarrier_complete_tx_remote(::cuda::std::uint32_t addr, ::cuda::std::uint32_t tx_count)

@@ -3,10 +3,11 @@
     ptxw generate-forms            write the generated files
     ptxw generate-forms --check    change nothing; exit 1 where a file is not what the table makes
 
-It writes include/ptxw/isa/forms.h: a tag per gated instruction and a PTXW_QUALIFIER_ROW per form,
-headed by the form's PTX line and `PTX ISA NN, SM_XX`, which every R9/R10 gate reads
-(ptxw/isa/qualifiers.h includes it); and the inline-PTX bindings of the forms cuda::ptx lacks
-(bindings.py), include/ptxw/isa/<file>.h for each file of table.BINDING_FILES. The conformance
+It writes include/ptxw/isa/forms.h: a tag per gated instruction, then a PTXW_QUALIFIER_ROW per form,
+an instruction's together, headed by the form's PTX line and `PTX ISA NN, SM_XX`, which every R9/R10
+gate reads (ptxw/isa/qualifiers.h includes it); and the inline-PTX bindings of the forms cuda::ptx
+lacks (bindings.py: a family's, differing in one qualifier, one macro of it),
+include/ptxw/isa/<file>.h for each file of table.BINDING_FILES. The conformance
 grid's variants (variants.py) are the table's probes, read from it directly. A row whose probes no
 codegen test checks (codegen.py) gets a skeleton test in tests/codegen/<family>/, written once and
 then the author's to complete.
@@ -37,13 +38,15 @@ def forms_h(forms) -> str:
              "// and a row per form: PTXW_QUALIFIER_ROW(instruction, sem, scope, space, first sm, first PTX ISA),",
              "// `none` for a qualifier the form lacks. ptxw/isa/qualifiers.h includes it after the primary",
              "// template the rows specialise.",
-             "#pragma once", "", "// clang-format off", "PTXW_NAMESPACE_BEGIN", "namespace detail::qualifiers {"]
+             "#pragma once", "", "// clang-format off", "PTXW_NAMESPACE_BEGIN", "namespace detail::qualifiers {",
+             "// The instructions."]
     instructions = dict.fromkeys(f.instruction for f in forms if f.instruction is not None)
+    lines += [f"struct {instruction} {{}};" for instruction in instructions]
+    lines += ["", "// Their forms, an instruction's together, each headed by its PTX line."]
     for instruction in instructions:
-        lines += ["", f"struct {instruction}", "{};"]
+        lines.append("")
         for f in (f for f in forms if f.instruction == instruction):
-            lines += [f"// {f.ptx}  // {version(f)}",
-                      "PTXW_QUALIFIER_ROW({}, {}, {}, {}, {}, {})".format(*f.row)]
+            lines += [f"// {f.ptx}  // {version(f)}", "PTXW_QUALIFIER_ROW({}, {}, {}, {}, {}, {})".format(*f.row)]
     lines += ["} // namespace detail::qualifiers", "PTXW_NAMESPACE_END", "// clang-format on"]
     return "\n".join(lines) + "\n"
 

@@ -26,11 +26,17 @@ A Probe:
   runtime      gtest name patterns of tests/runtime that run the form on a GPU
 A Binding:
   file         the header in include/ptxw/isa/ (BINDING_FILES says what each holds)
-  name         the function; forms of one name are its overloads, told apart by `tag`
+  name         the function; forms of one name are its overloads, told apart by `tag` (and written as one
+               macro of the qualifier the tags name, which must be all they differ in)
   tag          the C++ type of a first, unnamed parameter that picks the overload (a cuda::ptx tag)
   predicate    the PTX line's first operand is a predicate, which the function returns
 The function's other parameters are the PTX line's operands, each a 32-bit register (a shared::cta or
 shared::cluster address, a count), and an optional operand `{, x}` gives an overload with it.
+
+The forms of a family that differ only in their qualifiers are rows of a small function of them
+(_qualified for the (sem, scope) forms of an mbarrier instruction, _proxy_async, _sync_restrict, a
+comprehension over the layouts or axes), which derives the PTX line, the probe's id and PTX and
+CCCL's statement from the qualifiers: the row gives the rest, one call a form.
 
 Sources: the PTX ISA's section of each instruction (ISA 8.0 for sm_90's forms, 8.6 for the .relaxed
 mbarrier forms and fence.proxy.async::generic, 6.0 for atom and fence with .sem and .scope); for the
@@ -97,6 +103,67 @@ def _remote(statement):
     return statement + " static_cast<uint64_t*>(__cluster_map_shared_rank(&raw, r))"
 
 
+# The PTX state space of each space qualifier.
+_STATE_SPACE = {"global": "global", "shared": "shared::cta", "cluster": "shared::cluster"}
+
+
+def _qualified(instruction, op, operands, probe_operands, cccl, space="shared"):
+    """The rows of one instruction's forms `mbarrier.<op>.<sem>.<scope>.<state space>.b64 <operands>`
+    (sm_90): a function of a form's sem and scope and what differs beyond them,
+
+        row(sem, scope, first PTX ISA, probe's ptxw statement, probe's runtime patterns, *more probes, binding=)
+
+    From the qualifiers follow the PTX line, the probe's id (`mbarrier.<op>.<sem>.<scope>`, then
+    `.remote` on a shared::cluster address), its PTX (with probe_operands) and its CCCL statement
+    (cccl, with the form's {sem} and {scope})."""
+    state_space, remote = _STATE_SPACE[space], ".remote" if space == "cluster" else ""
+
+    def row(sem, scope, isa, ptxw, runtime, *more, binding=None):
+        name = f"mbarrier.{op}.{sem}.{scope}"
+        probe = Probe(name + remote, f"{name}.{state_space}.b64 {probe_operands}", ptxw,
+                      cccl.format(sem=sem, scope=scope), runtime)
+        return _mbarrier(f"{name}.{state_space}.b64 {operands}", 90, isa, instruction, sem, scope, space, probe, *more,
+                         binding=binding)
+    return row
+
+
+_QUALIFIERS = "ptx::sem_{sem}, ptx::scope_{scope}"  # in cccl, CCCL's tags of the form's sem and scope
+_arrive = _qualified("mbarrier_arrive", "arrive", "state, [addr]{, count};", "%rd1, [bar];",
+                     f"(void) ptx::mbarrier_arrive({_QUALIFIERS}, ptx::space_shared, &raw);")
+_expect_tx = _qualified("mbarrier_expect_tx", "expect_tx", "[addr], txCount;", "[bar], 16;",
+                        f"ptx::mbarrier_expect_tx({_QUALIFIERS}, ptx::space_shared, &raw, n);")
+_arrive_expect_tx = _qualified("mbarrier_arrive_expect_tx", "arrive.expect_tx", "state, [addr], txCount;",
+                               "%rd1, [bar], 16;",
+                               f"(void) ptx::mbarrier_arrive_expect_tx({_QUALIFIERS}, ptx::space_shared, &raw, n);")
+_complete_tx = _qualified("mbarrier_complete_tx", "complete_tx", "[addr], txCount;", "[bar], 16;",
+                          f"ptx::mbarrier_complete_tx({_QUALIFIERS}, ptx::space_shared, &raw, n);")
+_complete_tx_remote = _qualified("mbarrier_complete_tx", "complete_tx", "[addr], txCount;", "[bar], 16;",
+                                 _remote(f"ptx::mbarrier_complete_tx({_QUALIFIERS}, ptx::space_cluster,") + ", n);",
+                                 space="cluster")
+_try_wait = _qualified("mbarrier_try_wait", "try_wait.parity", "waitComplete, [addr], phaseParity{, suspendTimeHint};",
+                       "%p1, [bar], 0;", f"*out = ptx::mbarrier_try_wait_parity({_QUALIFIERS}, &raw, n);")
+_test_wait = _qualified("mbarrier_test_wait", "test_wait.parity", "waitComplete, [addr], phaseParity;",
+                        "%p1, [bar], 0;", f"*out = ptx::mbarrier_test_wait_parity({_QUALIFIERS}, &raw, n);")
+
+
+def _proxy_async(space, runtime=()):
+    """fence.proxy.async.<state space>, which ptxw::fence_before_async_read(space) emits."""
+    ptx = f"fence.proxy.async.{_STATE_SPACE[space]};"
+    return _fence(ptx, 90, 800, "fence_proxy_async", "none", "none", space,
+                  Probe(ptx.rstrip(";"), ptx, f"ptxw::fence_before_async_read(ptx::space_{space});",
+                        f"ptx::fence_proxy_async(ptx::space_{space});", runtime))
+
+
+def _sync_restrict(sem, space, ptxw):
+    """fence.proxy.async::generic.<sem>.sync_restrict::<state space>.cluster, the fence of a slot's
+    generic-proxy access against the async proxy's."""
+    ptx = f"fence.proxy.async::generic.{sem}.sync_restrict::{_STATE_SPACE[space]}.cluster;"
+    return _fence(ptx, 90, 860, "fence_proxy_async_generic", sem, "cluster", space,
+                  Probe(f"fence.proxy.async::generic.{sem}.sync_restrict", ptx, ptxw,
+                        f"ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_{sem}, ptx::space_{space}, "
+                        "ptx::scope_cluster);", ("MbarrierPipeline.*", "ClcCoverage*.*")))
+
+
 # What each generated binding header holds.
 BINDING_FILES = {
     "mbarrier_local": "PTX forms cuda::ptx (CCCL 3.0.1) lacks on a shared::cta mbarrier: complete_tx, inval, and "
@@ -109,6 +176,7 @@ BINDING_FILES = {
 _LOCAL, _REMOTE = "mbarrier_local", "mbarrier_remote"
 _CTA, _CLUSTER = "::cuda::ptx::scope_cta_t", "::cuda::ptx::scope_cluster_t"
 _RELEASE, _RELAXED = "::cuda::ptx::sem_release_t", "::cuda::ptx::sem_relaxed_t"
+_ON_CLUSTER_BARRIER = ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",)
 
 _HW = "ptxw::clc::slot<ptxw::clc::{cast}> s; auto h = ptxw::clc::open(s, {ctx}); "
 _REQUEST = "h.request(h.elect());"
@@ -123,108 +191,52 @@ FORMS = (
                     ("MbarrierReinit.*",)),
               binding=Binding(_LOCAL, "mbarrier_inval")),
     # The .layout forms: init of a barrier in layout v1, and the test of a barrier's layout (v0 is the
-    # layout every plain init makes). One instruction each, the layout being no sem, scope or space.
-    # No runtime test runs them.
+    # layout every plain init makes), one form a layout. One instruction each, the layout being no
+    # sem, scope or space. No runtime test runs them.
     _mbarrier("mbarrier.init.layout::v1.shared::cta.b64 [addr], count;", 90, 930, "mbarrier_init_layout_v1",
               "none", "none", "shared",
               Probe("mbarrier.init.layout::v1", "mbarrier.init.layout::v1.shared::cta.b64 [bar], 1;",
                     "bar.init(ptxw::layout_v1, ptxw::arrivals{n});", "ptx::mbarrier_init(ptx::layout_v1, &raw, n);"),
               binding=Binding(_LOCAL, "mbarrier_init_layout_v1")),
-    _mbarrier("mbarrier.check_layout.layout::v0.shared::cta.b64 p, [addr];", 90, 930,
-              "mbarrier_check_layout_layout_v0", "none", "none", "shared",
-              Probe("mbarrier.check_layout.layout::v0", "mbarrier.check_layout.layout::v0.shared::cta.b64 %p1, [bar];",
-                    "*out = bar.check_layout(ptxw::layout_v0);",
-                    "*out = ptx::mbarrier_check_layout(ptx::layout_v0, &raw);"),
-              binding=Binding(_LOCAL, "mbarrier_check_layout", "layout_v0_t", predicate=True)),
-    _mbarrier("mbarrier.check_layout.layout::v1.shared::cta.b64 p, [addr];", 90, 930,
-              "mbarrier_check_layout_layout_v1", "none", "none", "shared",
-              Probe("mbarrier.check_layout.layout::v1", "mbarrier.check_layout.layout::v1.shared::cta.b64 %p1, [bar];",
-                    "*out = bar.check_layout(ptxw::layout_v1);",
-                    "*out = ptx::mbarrier_check_layout(ptx::layout_v1, &raw);"),
-              binding=Binding(_LOCAL, "mbarrier_check_layout", "layout_v1_t", predicate=True)),
-    _mbarrier("mbarrier.arrive.release.cta.shared::cta.b64 state, [addr]{, count};", 90, 800, "mbarrier_arrive",
-              "release", "cta", "shared",
-              Probe("mbarrier.arrive.release.cta", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
-                    "bar.arrive(ptx::sem_release, ptx::scope_cta);",
-                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw);",
-                    ("MbarrierWaitForms.*", "MbarrierPhase.*")),
-              Probe("mbarrier.arrive.release.cta.count", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], 3;",
-                    "bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{n});",
-                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("MbarrierCounts.ArriveWithCountsAddsUp",))),
-    _mbarrier("mbarrier.arrive.release.cluster.shared::cta.b64 state, [addr]{, count};", 90, 800, "mbarrier_arrive",
-              "release", "cluster", "shared",
-              Probe("mbarrier.arrive.release.cluster", "mbarrier.arrive.release.cluster.shared::cta.b64 %rd1, [bar];",
-                    "cbar.arrive(ptx::sem_release, ptx::scope_cluster);",
-                    "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &raw);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
-    _mbarrier("mbarrier.arrive.relaxed.cta.shared::cta.b64 state, [addr]{, count};", 90, 860, "mbarrier_arrive",
-              "relaxed", "cta", "shared",
-              Probe("mbarrier.arrive.relaxed.cta", "mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd1, [bar];",
-                    "bar.arrive(ptx::sem_relaxed, ptx::scope_cta);",
-                    "(void) ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw);",
-                    ("MbarrierCounts.RelaxedArrivalsCompleteThePhaseForAnAcquireWait",))),
-    _mbarrier("mbarrier.arrive.relaxed.cluster.shared::cta.b64 state, [addr]{, count};", 90, 860, "mbarrier_arrive",
-              "relaxed", "cluster", "shared",
-              Probe("mbarrier.arrive.relaxed.cluster", "mbarrier.arrive.relaxed.cluster.shared::cta.b64 %rd1, [bar];",
-                    "cbar.arrive(ptx::sem_relaxed, ptx::scope_cluster);",
-                    "(void) ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
-    _mbarrier("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_expect_tx",
-              "relaxed", "cta", "shared",
-              Probe("mbarrier.expect_tx.relaxed.cta", "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
-                    "bar.expect_tx(ptxw::tx_bytes{n});",
-                    "ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("MbarrierTx.*",))),
-    _mbarrier("mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_expect_tx",
-              "relaxed", "cluster", "shared",
-              Probe("mbarrier.expect_tx.relaxed.cluster", "mbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
-                    "cbar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
-                    "ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-                    ("MbarrierTx.*ClusterBarrier",))),
-    _mbarrier("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 state, [addr], txCount;", 90, 800,
-              "mbarrier_arrive_expect_tx", "release", "cta", "shared",
-              Probe("mbarrier.arrive.expect_tx.release.cta",
-                    "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd1, [bar], 16;",
-                    "bar.arrive_expect_tx(ptxw::tx_bytes{n});",
-                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("MbarrierTx.*ArriveExpectTx*",))),
-    _mbarrier("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 state, [addr], txCount;", 90, 800,
-              "mbarrier_arrive_expect_tx", "release", "cluster", "shared",
-              Probe("mbarrier.arrive.expect_tx.release.cluster",
-                    "mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 %rd1, [bar], 16;",
-                    "cbar.arrive_expect_tx(ptxw::tx_bytes{n});",
-                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",))),
-    _mbarrier("mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64 state, [addr], txCount;", 90, 860,
-              "mbarrier_arrive_expect_tx", "relaxed", "cta", "shared",
-              Probe("mbarrier.arrive.expect_tx.relaxed.cta",
-                    "mbarrier.arrive.expect_tx.relaxed.cta.shared::cta.b64 %rd1, [bar], 16;",
-                    "bar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{n});",
-                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("ClcCoverage*.*Cta*",))),
-    _mbarrier("mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 state, [addr], txCount;", 90, 860,
-              "mbarrier_arrive_expect_tx", "relaxed", "cluster", "shared",
-              Probe("mbarrier.arrive.expect_tx.relaxed.cluster",
-                    "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta.b64 %rd1, [bar], 16;",
-                    "cbar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
-                    "(void) ptx::mbarrier_arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-                    ("ClcCoverage*.*Cluster*",))),
-    _mbarrier("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_complete_tx",
-              "relaxed", "cta", "shared",
-              Probe("mbarrier.complete_tx.relaxed.cta", "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
-                    "bar.complete_tx(ptxw::tx_bytes{n});",
-                    "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &raw, n);",
-                    ("MbarrierCompleteTx.*",)),
-              binding=Binding(_LOCAL, "mbarrier_complete_tx", _CTA)),
-    _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [addr], txCount;", 90, 800, "mbarrier_complete_tx",
-              "relaxed", "cluster", "shared",
-              Probe("mbarrier.complete_tx.relaxed.cluster",
-                    "mbarrier.complete_tx.relaxed.cluster.shared::cta.b64 [bar], 16;",
-                    "cbar.complete_tx(ptxw::tx_bytes{n});",
-                    "ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &raw, n);",
-                    ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",)),
-              binding=Binding(_LOCAL, "mbarrier_complete_tx", _CLUSTER)),
+    *(_mbarrier(f"mbarrier.check_layout.layout::{v}.shared::cta.b64 p, [addr];", 90, 930,
+                f"mbarrier_check_layout_layout_{v}", "none", "none", "shared",
+                Probe(f"mbarrier.check_layout.layout::{v}",
+                      f"mbarrier.check_layout.layout::{v}.shared::cta.b64 %p1, [bar];",
+                      f"*out = bar.check_layout(ptxw::layout_{v});",
+                      f"*out = ptx::mbarrier_check_layout(ptx::layout_{v}, &raw);"),
+                binding=Binding(_LOCAL, "mbarrier_check_layout", f"layout_{v}_t", predicate=True))
+      for v in ("v0", "v1")),
+    # The (sem, scope) forms on a shared::cta barrier, of PTX ISA 8.0 but for the .relaxed arrives and
+    # waits, 8.6's (8.0's are .release or .acquire); bar is a cta_barrier, cbar a cluster_barrier.
+    _arrive("release", "cta", 800, "bar.arrive(ptx::sem_release, ptx::scope_cta);",
+            ("MbarrierWaitForms.*", "MbarrierPhase.*"),
+            Probe("mbarrier.arrive.release.cta.count", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], 3;",
+                  "bar.arrive(ptx::sem_release, ptx::scope_cta, ptxw::arrivals{n});",
+                  "(void) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &raw, n);",
+                  ("MbarrierCounts.ArriveWithCountsAddsUp",))),
+    _arrive("release", "cluster", 800, "cbar.arrive(ptx::sem_release, ptx::scope_cluster);", _ON_CLUSTER_BARRIER),
+    _arrive("relaxed", "cta", 860, "bar.arrive(ptx::sem_relaxed, ptx::scope_cta);",
+            ("MbarrierCounts.RelaxedArrivalsCompleteThePhaseForAnAcquireWait",)),
+    _arrive("relaxed", "cluster", 860, "cbar.arrive(ptx::sem_relaxed, ptx::scope_cluster);", _ON_CLUSTER_BARRIER),
+    _expect_tx("relaxed", "cta", 800, "bar.expect_tx(ptxw::tx_bytes{n});", ("MbarrierTx.*",)),
+    _expect_tx("relaxed", "cluster", 800, "cbar.expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
+               ("MbarrierTx.*ClusterBarrier",)),
+    _arrive_expect_tx("release", "cta", 800, "bar.arrive_expect_tx(ptxw::tx_bytes{n});",
+                      ("MbarrierTx.*ArriveExpectTx*",)),
+    _arrive_expect_tx("release", "cluster", 800, "cbar.arrive_expect_tx(ptxw::tx_bytes{n});",
+                      ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",)),
+    _arrive_expect_tx("relaxed", "cta", 860,
+                      "bar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptxw::tx_bytes{n});",
+                      ("ClcCoverage*.*Cta*",)),
+    _arrive_expect_tx("relaxed", "cluster", 860,
+                      "cbar.arrive_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptxw::tx_bytes{n});",
+                      ("ClcCoverage*.*Cluster*",)),
+    _complete_tx("relaxed", "cta", 800, "bar.complete_tx(ptxw::tx_bytes{n});", ("MbarrierCompleteTx.*",),
+                 binding=Binding(_LOCAL, "mbarrier_complete_tx", _CTA)),
+    _complete_tx("relaxed", "cluster", 800, "cbar.complete_tx(ptxw::tx_bytes{n});",
+                 ("MbarrierCompleteTx.LocalCompleteTxOnClusterBarrier",),
+                 binding=Binding(_LOCAL, "mbarrier_complete_tx", _CLUSTER)),
+    # On a peer's barrier, by its shared::cluster address. The relaxed form's probe gives the optional count.
     _mbarrier("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]{, count};", 90, 800,
               "mbarrier_arrive_remote", "release", "cluster", "cluster",
               Probe("mbarrier.arrive.release.cluster.remote", "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
@@ -240,105 +252,39 @@ FORMS = (
                     _remote("ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
                     ("MbarrierCluster.RemoteArriveCountsOnThePeerOnly",)),
               binding=Binding(_REMOTE, "mbarrier_arrive_remote", _RELAXED)),
-    _mbarrier("mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [addr], txCount;", 90, 800,
-              "mbarrier_complete_tx", "relaxed", "cluster", "cluster",
-              Probe("mbarrier.complete_tx.relaxed.cluster.remote",
-                    "mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [bar], 16;",
-                    "cbar.remote(ptxw::cta_rank{r}).complete_tx(ptxw::tx_bytes{n});",
-                    _remote("ptx::mbarrier_complete_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster,") + ", n);",
-                    ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",)),
-              binding=Binding(_REMOTE, "mbarrier_complete_tx_remote")),
+    _complete_tx_remote("relaxed", "cluster", 800, "cbar.remote(ptxw::cta_rank{r}).complete_tx(ptxw::tx_bytes{n});",
+                        ("MbarrierCluster.RemoteCompleteTxCompletesThePeersPhase",),
+                        binding=Binding(_REMOTE, "mbarrier_complete_tx_remote")),
     _mbarrier("mapa.shared::cluster.u32 d, a, b;", 90, 780, "mapa", "none", "none", "cluster",
               Probe("mapa.shared::cluster", "mapa.shared::cluster.u32 %r1, %r2, 1;",
                     "*out = cbar.remote(ptxw::cta_rank{r}).cluster_address();", None, ("MbarrierCluster.*",))),
-    _mbarrier("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity"
-              "{, suspendTimeHint};", 90, 800, "mbarrier_try_wait", "acquire", "cta", "shared",
-              Probe("mbarrier.try_wait.parity.acquire.cta",
-                    "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0;", "*out = bar.try_wait(ph);",
-                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, n);",
-                    ("MbarrierWaitForms.*", "MbarrierPhase.*")),
+    _try_wait("acquire", "cta", 800, "*out = bar.try_wait(ph);", ("MbarrierWaitForms.*", "MbarrierPhase.*"),
               Probe("mbarrier.try_wait.parity.acquire.cta.hint",
                     "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0, 1000;",
                     "*out = bar.try_wait(ph, ptxw::suspend_hint{n});",
                     "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, 0u, n);",
                     ("MbarrierWaitForms.*",))),
-    _mbarrier("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity"
-              "{, suspendTimeHint};", 90, 800, "mbarrier_try_wait", "acquire", "cluster", "shared",
-              Probe("mbarrier.try_wait.parity.acquire.cluster",
-                    "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = cbar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph);",
-                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &raw, n);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
-    _mbarrier("mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 waitComplete, [addr], phaseParity"
-              "{, suspendTimeHint};", 90, 860, "mbarrier_try_wait", "relaxed", "cta", "shared",
-              Probe("mbarrier.try_wait.parity.relaxed.cta",
-                    "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
-                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
-                    ("MbarrierWaitForms.*",))),
-    _mbarrier("mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity"
-              "{, suspendTimeHint};", 90, 860, "mbarrier_try_wait", "relaxed", "cluster", "shared",
-              Probe("mbarrier.try_wait.parity.relaxed.cluster",
-                    "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = cbar.try_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
-                    "*out = ptx::mbarrier_try_wait_parity(ptx::sem_relaxed, ptx::scope_cluster, &raw, n);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
-    _mbarrier("mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 800,
-              "mbarrier_test_wait", "acquire", "cta", "shared",
-              Probe("mbarrier.test_wait.parity.acquire.cta",
-                    "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar], 0;", "*out = bar.test_wait(ph);",
-                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cta, &raw, n);",
-                    ("MbarrierWaitForms.*", "MbarrierArrivals.*"))),
-    _mbarrier("mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 800,
-              "mbarrier_test_wait", "acquire", "cluster", "shared",
-              Probe("mbarrier.test_wait.parity.acquire.cluster",
-                    "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = cbar.test_wait(ph);",
-                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &raw, n);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
-    _mbarrier("mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 860,
-              "mbarrier_test_wait", "relaxed", "cta", "shared",
-              Probe("mbarrier.test_wait.parity.relaxed.cta",
-                    "mbarrier.test_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
-                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_relaxed, ptx::scope_cta, &raw, n);",
-                    ("MbarrierWaitForms.*",))),
-    _mbarrier("mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 waitComplete, [addr], phaseParity;", 90, 860,
-              "mbarrier_test_wait", "relaxed", "cluster", "shared",
-              Probe("mbarrier.test_wait.parity.relaxed.cluster",
-                    "mbarrier.test_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [bar], 0;",
-                    "*out = cbar.test_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
-                    "*out = ptx::mbarrier_test_wait_parity(ptx::sem_relaxed, ptx::scope_cluster, &raw, n);",
-                    ("MbarrierWaitForms.EveryWaitAndArriveFormOnClusterBarrier",))),
+    _try_wait("acquire", "cluster", 800, "*out = cbar.try_wait(ptx::sem_acquire, ptx::scope_cluster, ph);",
+              _ON_CLUSTER_BARRIER),
+    _try_wait("relaxed", "cta", 860, "*out = bar.try_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
+              ("MbarrierWaitForms.*",)),
+    _try_wait("relaxed", "cluster", 860, "*out = cbar.try_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
+              _ON_CLUSTER_BARRIER),
+    _test_wait("acquire", "cta", 800, "*out = bar.test_wait(ph);", ("MbarrierWaitForms.*", "MbarrierArrivals.*")),
+    _test_wait("acquire", "cluster", 800, "*out = cbar.test_wait(ph);", _ON_CLUSTER_BARRIER),
+    _test_wait("relaxed", "cta", 860, "*out = bar.test_wait(ptx::sem_relaxed, ptx::scope_cta, ph);",
+               ("MbarrierWaitForms.*",)),
+    _test_wait("relaxed", "cluster", 860, "*out = cbar.test_wait(ptx::sem_relaxed, ptx::scope_cluster, ph);",
+               _ON_CLUSTER_BARRIER),
     # ---- fences ---------------------------------------------------------------------------------
     _fence("fence.proxy.async;", 90, 800, "fence_proxy_async", "none", "none", "none",
            Probe("fence.proxy.async", "fence.proxy.async;", "ptxw::fence_proxy_async();", "ptx::fence_proxy_async();",
                  ("MbarrierPipeline.*",))),
-    _fence("fence.proxy.async.global;", 90, 800, "fence_proxy_async", "none", "none", "global",
-           Probe("fence.proxy.async.global", "fence.proxy.async.global;",
-                 "ptxw::fence_before_async_read(ptx::space_global);", "ptx::fence_proxy_async(ptx::space_global);",
-                 ("FenceBulkLoad.*",))),
-    _fence("fence.proxy.async.shared::cta;", 90, 800, "fence_proxy_async", "none", "none", "shared",
-           Probe("fence.proxy.async.shared::cta", "fence.proxy.async.shared::cta;",
-                 "ptxw::fence_before_async_read(ptx::space_shared);", "ptx::fence_proxy_async(ptx::space_shared);",
-                 ("FenceBulkStore.*",))),
-    _fence("fence.proxy.async.shared::cluster;", 90, 800, "fence_proxy_async", "none", "none", "cluster",
-           Probe("fence.proxy.async.shared::cluster", "fence.proxy.async.shared::cluster;",
-                 "ptxw::fence_before_async_read(ptx::space_cluster);", "ptx::fence_proxy_async(ptx::space_cluster);")),
-    _fence("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;", 90, 860,
-           "fence_proxy_async_generic", "acquire", "cluster", "cluster",
-           Probe("fence.proxy.async::generic.acquire.sync_restrict",
-                 "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
-                 "ptxw::fence_before_slot_write();",
-                 "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_acquire, ptx::space_cluster, ptx::scope_cluster);",
-                 ("MbarrierPipeline.*", "ClcCoverage*.*"))),
-    _fence("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;", 90, 860,
-           "fence_proxy_async_generic", "release", "cluster", "shared",
-           Probe("fence.proxy.async::generic.release.sync_restrict",
-                 "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
-                 "ptxw::fence_after_slot_read();",
-                 "ptx::fence_proxy_async_generic_sync_restrict(ptx::sem_release, ptx::space_shared, ptx::scope_cluster);",
-                 ("MbarrierPipeline.*", "ClcCoverage*.*"))),
+    _proxy_async("global", ("FenceBulkLoad.*",)),
+    _proxy_async("shared", ("FenceBulkStore.*",)),
+    _proxy_async("cluster"),
+    _sync_restrict("acquire", "cluster", "ptxw::fence_before_slot_write();"),
+    _sync_restrict("release", "shared", "ptxw::fence_after_slot_read();"),
     _fence("fence.mbarrier_init.release.cluster;", 90, 800, "fence_mbarrier_init", "release", "cluster", "none",
            Probe("fence.mbarrier_init.release.cluster", "fence.mbarrier_init.release.cluster;",
                  "ptxw::fence_after_mbarrier_init();", "ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);",
