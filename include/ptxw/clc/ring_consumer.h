@@ -94,12 +94,13 @@ public:
     return token(raw, stage, at, role(), read, h_->ctx_.sink);
   }
 
-  // Every lane of the warp, with the token its wait() returned. In the CTA form one lane arrives on
-  // the stage's empty barrier for the warp (release semantics), after every lane's read
-  // (__syncwarp). In the cluster form every lane arrives on the leader CTA's (release.cluster, a
-  // count of 32 per warp): the leader then writes into this CTA, and each lane's own release puts
-  // its read before that write without leaning on the warp barrier's ordering across CTAs, as
-  // CUTLASS's PipelineCLCFetchAsync releases per thread (and compute-sanitizer's racecheck checks).
+  // Every lane of the warp, with the token its wait() returned: every lane arrives on the stage's
+  // empty barrier, this CTA's (release semantics) or in the cluster form the leader CTA's
+  // (release.cluster), a count of 32 per warp. Each lane's own release puts its read before the
+  // next answer's write, as CUTLASS's PipelineCLCFetchAsync releases per thread; one lane's arrival
+  // after __syncwarp orders them too under the PTX memory model, but compute-sanitizer's racecheck
+  // orders only the arriving thread's accesses and reports the others' (ptxw::pipeline's
+  // release_lanes, docs/pipelines.md).
   // Checked mode records the release once for the warp before the arrivals, and a token whose wait
   // ran out (R5, R6: it read nothing) releases nothing: its arrival would complete the stage's
   // release of the round before.
@@ -108,8 +109,8 @@ public:
     if constexpr (Handle::target_ok)
     {
       Handle& h = *h_;
-      __syncwarp();
 #if PTXW_CHECKED
+      __syncwarp(); // the lanes that hold the token meet: the first records the warp's release
       const unsigned lanes = __activemask();
       const unsigned first = static_cast<unsigned>(__ffs(lanes) - 1);
       bool arrive          = false;
@@ -129,7 +130,7 @@ public:
       {
         h.s_->empty[t.stage_].remote(cta_rank{0}).arrive();
       }
-      else if (elect_one<receivers>())
+      else
       {
         h.s_->empty[t.stage_].arrive();
       }

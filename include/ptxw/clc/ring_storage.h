@@ -19,14 +19,14 @@ inline constexpr unsigned ring_stages = ::ptxw::detail::stage_count_in_range<Dep
 template <unsigned Consumers>
 inline constexpr bool consumer_count_in_range = Consumers >= 1 && Consumers <= 32;
 
-// The empty barrier's arrival count: one per consumer warp that reads the stage. In the cluster
-// form the leader CTA's empty barrier is the one waited for, and every lane of the consumer warps
-// of every CTA of the cluster releases to it (ring_consumer::release says why every lane; the
-// answer overwrites every CTA's copy of the stage).
+// The empty barrier's arrival count: every lane of every consumer warp that reads the stage
+// (ring_consumer::release says why every lane). In the cluster form the leader CTA's empty barrier
+// is the one waited for, and the consumers of every CTA of the cluster release to it (the answer
+// overwrites every CTA's copy of the stage).
 template <unsigned Consumers, class Receivers>
 __device__ ::cuda::std::uint32_t releases_per_stage()
 {
-  return is_cluster<Receivers> ? Consumers * 32u * destinations<Receivers>() : Consumers;
+  return Consumers * 32u * (is_cluster<Receivers> ? destinations<Receivers>() : 1u);
 }
 
 template <unsigned Depth, class Receivers>

@@ -27,6 +27,7 @@ class pipeline_producer_stage : public pipeline_token
   bool armed_ = false;
 #if PTXW_CHECKED
   bool untracked_               = false;
+  bool after_fault_             = false; // acquired after a report: no arming, copy or arrival
   ::cuda::std::uint32_t bytes_  = 0; // armed
   ::cuda::std::uint32_t copied_ = 0; // copies issued through this stage that land in this CTA
 #endif
@@ -46,6 +47,7 @@ public:
       , armed_(o.armed_)
 #if PTXW_CHECKED
       , untracked_(o.untracked_)
+      , after_fault_(o.after_fault_)
       , bytes_(o.bytes_)
       , copied_(o.copied_)
 #endif
@@ -70,6 +72,10 @@ public:
   {
     static_assert(Base::bulk || detail::dependent_false<Base>,
                   PTXW_RULE(R11) "a store_producer's stages carry no transaction bytes: arm() is for bulk copies");
+    if (after_fault())
+    {
+      return;
+    }
     armed_ = true;
 #if PTXW_CHECKED
     // Checked: expect the bytes now and arrive at commit, once the copies are counted, so that a
@@ -86,6 +92,10 @@ public:
   __device__ void copy(T* dst, const T* src, detail::tx_bytes_arg bytes)
   {
     static_assert(Base::bulk || detail::dependent_false<T>, PTXW_RULE(R10) "copy() is a bulk_producer's");
+    if (after_fault())
+    {
+      return;
+    }
     note_copy(bytes.arg.value);
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes.arg.value, full_->native_handle());
   }
@@ -98,6 +108,10 @@ public:
   {
     static_assert(Base::clustered || detail::dependent_false<T>,
                   PTXW_RULE(R12) "a multicast copy needs a pipeline of ptxw::cluster_multicast<X, Y>");
+    if (after_fault())
+    {
+      return;
+    }
 #if PTXW_CHECKED
     if (cta_mask & (1u << ptx::get_sreg_cluster_ctarank()))
     {
@@ -118,6 +132,15 @@ public:
   }
 
 private:
+  __device__ bool after_fault() const noexcept
+  {
+#if PTXW_CHECKED
+    return after_fault_;
+#else
+    return false;
+#endif
+  }
+
   __device__ void note_copy(::cuda::std::uint32_t bytes)
   {
 #if PTXW_CHECKED
@@ -152,7 +175,15 @@ public:
     {
       fence_before_slot_write(); // R4: after the consumers' fence_after_slot_read
     }
-    return pipeline_producer_stage<Base>(&st_->full[next.index], next.index, next.round);
+    pipeline_producer_stage<Base> stage(&st_->full[next.index], next.index, next.round);
+#if PTXW_CHECKED
+    // After a report every wait returns at once and the CTA is about to end. A stage acquired now
+    // touches neither its barrier nor its memory: a copy issued now could still be writing shared
+    // memory when the CTA exits, and arrivals on fills that no copy completes would pass the
+    // full barrier's count; either ends the kernel with a launch failure instead of the report.
+    stage.after_fault_ = st_->broken();
+#endif
+    return stage;
   }
 
   PTXW_REFUSED(PTXW_RULE(R27) "a stage is committed once, by its token: producer.commit(std::move(stage))")
@@ -172,6 +203,10 @@ public:
     {
       checked::report(checked::default_sink<>, rule::stage_ownership, stage.full_->smem_addr(), stage.fill(),
                       stage.index(), " (a stage committed twice; detail: the stage)");
+      return;
+    }
+    if (stage.after_fault_)
+    {
       return;
     }
     if (stage.armed_ && !stage.untracked_ && (Base::clustered ? stage.copied_ > stage.bytes_ : stage.copied_ != stage.bytes_))
