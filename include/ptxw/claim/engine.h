@@ -38,8 +38,8 @@ __device__ inline void use_after_work(unsigned long long& x)
 // claims are single indices again and the end stays balanced. The range is short (about 4 us):
 // one block walks it whatever its indices turn out to cost, and on real work the costs of
 // neighbouring indices jump (a fractal's interior tiles behind its exterior ones), so a longer
-// range piles the expensive run onto the few blocks that claimed it (docs/clc.md measures both
-// lengths on such work; on uniform 1 us blocks the longer range has fewer hand-overs). The pace is a running average over
+// range piles the expensive run onto the few blocks that claimed it (docs/clc.md measures such work;
+// uniform 1 us blocks pay for the shorter range in hand-overs: docs/scheduling.md). The pace is a running average over
 // the last few claims (cycles per index), so that one short index does not coarsen the schedule:
 // the first short measurement starts it, later ones move it by a quarter.
 struct pace
