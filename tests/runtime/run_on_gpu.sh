@@ -43,9 +43,7 @@ if [ -n "$suites" ]; then
   # The pipeline's rings (docs/pipelines.md), and the response ring (docs/clc-ring.md) in the CTA
   # form on both Hopper backends and in the cluster form on the emulation.
   conforming+=':Pipeline.*:Hopper/ClcRing.*/CounterDepth2:Hopper/ClcRing.*/EmulatedDepth2'
-  # Not counter_t's cluster ring: racecheck warned of the scheduler warp's lanes that read the batch
-  # state the submitter writes (values they do not use).
-  conforming+=':Hopper/ClcRing.*/EmulatedCluster2Depth1'
+  conforming+=':Hopper/ClcRing.*/CounterCluster2Depth1:Hopper/ClcRing.*/EmulatedCluster2Depth1'
   # The device-scope algorithms: a 3D for_each_canceled on counter_t, and drain (docs/device.md).
   device='Device.ForEachCanceledPassesCoordinatesOf3dShapes:Device.DrainTakesEveryItemOnceByAWholeBlock'
   # for_each_with_state: a privatised histogram, one wave and the emulation (docs/device_state.md).

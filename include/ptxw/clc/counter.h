@@ -273,8 +273,15 @@ private:
   template <claims Claims>
   __device__ void take(batch_state& b, const state& st, bool serve, bool fail)
   {
-    const bool open                  = serve & !fail & (stealable_ != 0);
-    const ::cuda::std::uint32_t left = b.left;
+    const bool open = serve & !fail & (stealable_ != 0);
+    // The batch is the submitter's: the warp's other lanes do not load it. A load they discard would
+    // still be a read that racecheck sets against the submitter's writes in resolve(); a volatile
+    // load is one the compiler does not hoist out of its condition.
+    ::cuda::std::uint32_t left = 0u;
+    if (serve)
+    {
+      left = *static_cast<volatile const ::cuda::std::uint32_t*>(&b.left);
+    }
     const bool from_counter          = open & (left == 0);
     // The pace is measured over every index handed out since the last claim: the whole last claim.
     if constexpr (Claims == claims::one)

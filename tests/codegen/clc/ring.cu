@@ -184,6 +184,12 @@ extern "C" __global__ void ref_hw_ring_d4(unsigned* out, clc::context<clc::hardw
 // SASS-NOT:   {{LDL|STL}}
 // SASS-LABEL: Function : counter_ring_d2{{$}}
 // SASS-NOT:   {{LDL|STL}}
+// counter_t's batch is the submitter's state: only the elected lane loads what is left of it (the
+// other lanes' discarded load was a read racecheck set against the submitter's writes).
+// SASS:       ELECT P[[SUB:[0-9]]], URZ, PT ;
+// SASS-NOT:   {{LDL|STL}}
+// SASS:       @P[[SUB]] LDS R{{[0-9]+}}, [R{{[0-9]+}}+0x1c] ;
+// SASS-NOT:   {{LDL|STL}}
 // SASS-LABEL: Function : counter_ring_d4{{$}}
 // SASS-NOT:   {{LDL|STL}}
 // SASS-LABEL: Function : emulated_ring_d2{{$}}
