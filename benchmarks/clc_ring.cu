@@ -119,10 +119,9 @@ struct Mandel
 };
 
 // The same work behind a call: the tile function compiled once, apart from the contender's loop.
-// Inlined, ptxas schedules the tile's inner loop inside each contender's own code, and does not
-// schedule it alike in all of them (in the ring's kernel it reloads kernel parameters into uniform
-// registers every iteration of the Mandelbrot loop, where the others keep them loaded); behind the
-// call every contender runs the same machine code a tile and only the scheduling differs.
+// Inlined, ptxas schedules the tile's inner loop inside each contender's own code (docs/clc-ring.md:
+// what the ring's consumer loop does so that it is scheduled as the others'); behind the call every
+// contender runs the same machine code a tile and only the scheduling differs.
 template <class Work>
 struct Called
 {

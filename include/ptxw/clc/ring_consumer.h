@@ -155,8 +155,18 @@ public:
     {
       token t = wait();
       uint3 b{};
-      const bool more = t.decode([&](const ring_block<receivers>& blk) { b = blk.ctaid(); });
+      const bool read = t.decode([&](const ring_block<receivers>& blk) { b = blk.ctaid(); });
       release(static_cast<token&&>(t));
+      // Every lane read the same response, so `read` is the warp's; said so with a vote, the loop
+      // is uniform control flow to ptxas, which then keeps f's loop-invariant kernel parameters in
+      // uniform registers across the loop instead of reloading them in f's own inner loops. A
+      // checked build votes among the lanes present: a partial warp's short release count is
+      // reported by the ring's bounded waits, not left to a vote of absent lanes.
+#if PTXW_CHECKED
+      const bool more = __all_sync(__activemask(), read);
+#else
+      const bool more = __all_sync(~0u, read);
+#endif
       if (!more)
       {
         break;

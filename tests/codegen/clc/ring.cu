@@ -135,7 +135,7 @@ __device__ void ref_ring_kernel(unsigned* out)
     }
   }
   // A consumer: its own block, then each stage in order -- wait, one read, the release fence, the
-  // decode, one lane's release arrive for the warp -- until the failure.
+  // decode, every lane's release arrive, the warp's vote on the failure -- until the failure.
   if (threadIdx.x % 32 == 0)
   {
     out[blockIdx.x * kRoles + warp - 1] = blockIdx.x;
@@ -156,7 +156,7 @@ __device__ void ref_ring_kernel(unsigned* out)
       bx = ptx::clusterlaunchcontrol_query_cancel_get_first_ctaid_x<uint32_t>(raw);
     }
     ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &s.empty[stage]); // every lane
-    if (!more)
+    if (!__all_sync(~0u, more)) // the warp's verdict: the loop is uniform control flow
     {
       return;
     }
