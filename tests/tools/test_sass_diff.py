@@ -296,6 +296,31 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(len([x for x in diff if x[0] in "+-"]), 2, diff)  # the constant's one instruction
 
 
+class BaselineUpdateTest(unittest.TestCase):
+    def test_an_update_of_some_sources_keeps_the_others_and_names_what_it_drops(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp, "src")
+            root.mkdir()
+            for name, value in (("k", 1), ("j", 2), ("g", 3)):
+                Path(root, f"{name}.cu").write_text(f'extern "C" __global__ void {name}(int* o) {{ *o = {value}; }}\n')
+            baseline = Path(tmp, "b.json")
+            common = ["--root", str(root), "--baseline", str(baseline), "--targets", "sm_90a"]
+            run, _ = sass_diff(tmp, "--update-baseline", *common, *(str(root / f"{n}.cu") for n in "kjg"))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            Path(root, "k.cu").write_text('extern "C" __global__ void k(int* o) { *o = 7; }\n')
+            Path(root, "g.cu").unlink()
+            run, _ = sass_diff(tmp, "--update-baseline", *common, str(root / "k.cu"))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertIn("2 source x target pairs: 1 from this run, 1 kept from the baseline", run.stdout)
+            self.assertIn("dropped from the baseline (1: covered here without a result, or the source is gone): "
+                          "g.cu @ sm_90a", run.stdout)
+            recorded = json.loads(baseline.read_text())["units"]
+            self.assertEqual(sorted(recorded), ["j.cu @ sm_90a", "k.cu @ sm_90a"])
+            # j.cu's pair is the first run's; k.cu's is the new one: a diff of both against the tree is clean
+            run, _ = sass_diff(tmp, "--fail-on-change", *common, str(root / "k.cu"), str(root / "j.cu"))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
+
 class ToolchainsTest(unittest.TestCase):
     """What ptxas 13.5 does differently from 13.0 (../shared notes, measured again here)."""
 

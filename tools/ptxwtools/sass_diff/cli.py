@@ -42,7 +42,8 @@ def add_parser(sub):
     options.add_cuda_root(d, repeatable=True)
     d.add_argument("--rev", action="append", default=[], metavar="REV", help="a git revision of the repository")
     d.add_argument("--baseline", type=Path, metavar="JSON", help="compare against this recorded baseline")
-    d.add_argument("--update-baseline", action="store_true", help="write the new side as the baseline (accept it)")
+    d.add_argument("--update-baseline", action="store_true", help="write the new side as the baseline (accept it), keeping the baseline's pairs of "
+                   "sources or targets this run did not cover")
     d.add_argument("--built", type=Path, metavar="DIR",
                    help="the new side from the records a build left under DIR (e.g. build/codegen), not compiled")
     d.add_argument("--compile-commands", type=Path, metavar="JSON",
@@ -199,8 +200,13 @@ def main(a) -> ExitCode:
     for p in result.problems:
         sys.stderr.write(f"ptxw sass-diff: {p}\n")
     if a.update_baseline and not result.problems:
-        cache.atomic_write(a.baseline, sides.baseline_json(new, new.units))
-        print(f"baseline written: {a.baseline} ({len(new.units)} source x target pairs)")
+        units, kept, dropped = sides.updated_baseline(old, new, work_root)
+        cache.atomic_write(a.baseline, sides.baseline_json(new, units))
+        print(f"baseline written: {a.baseline} ({len(units)} source x target pairs: {len(new.units)} from this run, "
+              f"{len(kept)} kept from the baseline that this run did not cover)")
+        if dropped:
+            print(f"dropped from the baseline ({len(dropped)}: covered here without a result, or the source is gone): "
+                  + ", ".join(f"{s} @ {t}" for s, t in dropped[:5]) + (", ..." if len(dropped) > 5 else ""))
         return ExitCode.OK
     if result.changed and a.accept_with:
         print(f"\nto accept these changes: {a.accept_with}")

@@ -87,6 +87,25 @@ def _kept(result: dict) -> dict:
     return out
 
 
+def updated_baseline(old: Side, new: Side, root: Path):
+    """The units an --update-baseline writes: this run's, and the old baseline's pairs this run did not
+    cover -- a source it did not compile or read, or a target it did not -- whose source is still in the
+    tree, so that recording part of a suite (one folder's records, one source) keeps the rest. Returns
+    (units, kept, dropped): the old pairs kept and those dropped (their source and target were covered
+    here and gave nothing, or their source is gone)."""
+    sources = {s for s, _ in new.units}
+    target_names = {t for _, t in new.units}
+    kept, dropped = {}, []
+    for (source, target), result in old.units.items():
+        if (source, target) in new.units:
+            continue
+        if (source in sources and target in target_names) or not (root / source).is_file():
+            dropped.append((source, target))
+        else:
+            kept[(source, target)] = result
+    return {**kept, **new.units}, kept, sorted(dropped)
+
+
 def baseline_json(side: Side, units: dict) -> str:
     """Only what a later diff compares: no commands or files read outside the tree (they name this
     machine's folders)."""
