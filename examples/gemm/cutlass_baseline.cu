@@ -73,7 +73,7 @@ Stride packed(int pitch)
 
 template <int ClusterM>
 bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m, int n, int k, void* workspace,
-         std::size_t workspace_bytes, cudaStream_t stream)
+         std::size_t workspace_bytes, cudaStream_t stream, int swizzle)
 {
   using kernel  = typename built<ClusterM>::kernel;
   using adapter = typename built<ClusterM>::adapter;
@@ -86,6 +86,7 @@ bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m
       {{1.f, 0.f}, nullptr, packed<typename kernel::StrideC>(n),
        reinterpret_cast<element*>(d), packed<typename kernel::StrideD>(n)},
       hw};
+  args.scheduler.max_swizzle_size = swizzle;
   adapter op;
   if (op.can_implement(args) != cutlass::Status::kSuccess || adapter::get_workspace_size(args) > workspace_bytes)
   {
@@ -202,9 +203,9 @@ bool grouped::run(cudaStream_t stream)
 }
 
 template bool run<1>(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, void*, std::size_t,
-                     cudaStream_t);
+                     cudaStream_t, int);
 template bool run<2>(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int, void*, std::size_t,
-                     cudaStream_t);
+                     cudaStream_t, int);
 template resources kernel_resources<1>();
 template resources kernel_resources<2>();
 

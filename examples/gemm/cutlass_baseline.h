@@ -12,11 +12,12 @@
 
 namespace gemm::cutlass_baseline {
 
-// D (M x N, row-major) = A (M x K, row-major) * B^T (B: N x K, row-major), as gemm::dense. Returns
-// false (and says why on stderr) where CUTLASS refuses the problem.
+// D (M x N, row-major) = A (M x K, row-major) * B^T (B: N x K, row-major), as gemm::dense, with the
+// scheduler's swizzle (its max_swizzle_size). Returns false (and says why on stderr) where CUTLASS
+// refuses the problem.
 template <int ClusterM>
 bool run(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* d, int m, int n, int k, void* workspace,
-         std::size_t workspace_bytes, cudaStream_t stream);
+         std::size_t workspace_bytes, cudaStream_t stream, int swizzle = 1);
 
 // The kernel's registers per thread and shared memory per CTA, for the side-by-side table.
 struct resources

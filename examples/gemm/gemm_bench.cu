@@ -4,6 +4,7 @@
 //
 //   ptxw_gemm_bench                  the issue's shapes: M=N=K in {2048, 4096, 8192}, M in {128, 1024} with N=K=8192
 //   ptxw_gemm_bench M N K [M N K...] other shapes
+//   ptxw_gemm_bench --swizzle S ...  the dense rows with swizzle S (ptxw's and CUTLASS's; default 1)
 //   ptxw_gemm_bench --timeline FILE  when each SM ran which tile of one skewed grouped case, as CSV
 //
 // Prints, per shape and kernel, the best of 5 timings of 20 back-to-back launches in TFLOP/s, the
@@ -361,16 +362,30 @@ int main(int argc, char** argv)
     return write_timeline(argv[2]);
   }
   std::vector<int> dims = {2048, 2048, 2048, 4096, 4096, 4096, 8192, 8192, 8192, 128, 8192, 8192, 1024, 8192, 8192};
-  if (argc > 1)
+  // --swizzle S: the dense rows' swizzle, ptxw's and CUTLASS's alike (units of the minor dimension a
+  // strip, a power of two; 1, plain raster order, is both libraries' default).
+  int first_dim = 1;
+  long long swizzle = 1;
+  if (argc > 2 && std::string(argv[1]) == "--swizzle")
+  {
+    swizzle   = std::atoll(argv[2]);
+    first_dim = 3;
+    if (swizzle < 1 || swizzle > 65536 || (swizzle & (swizzle - 1)) != 0)
+    {
+      std::fprintf(stderr, "%s: --swizzle takes a power of two from 1 to 65536, not %s\n", argv[0], argv[2]);
+      return 2;
+    }
+  }
+  if (argc > first_dim)
   {
     dims.clear();
-    for (int i = 1; i < argc; ++i)
+    for (int i = first_dim; i < argc; ++i)
     {
       dims.push_back(std::atoi(argv[i]));
     }
     if (dims.size() % 3 != 0)
     {
-      std::fprintf(stderr, "usage: %s [M N K]... | --timeline FILE.csv\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--swizzle S] [M N K]... | --timeline FILE.csv\n", argv[0]);
       return 2;
     }
   }
@@ -412,10 +427,11 @@ int main(int argc, char** argv)
 
     cublas_gemm cublas(a, b, ref, m, n, k, ws, ws_bytes, time_it);
     cublas.run();
-    gemm::dense<ptxw::clc::static_tiles> stat({a, b, d, m, n, k});
-    gemm::dense<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, m, n, k});
-    gemm::dense<ptxw::clc::static_tiles, 2> stat2({a, b, d, m, n, k});
-    gemm::dense<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, m, n, k});
+    const ptxw::clc::swizzle sw{swizzle};
+    gemm::dense<ptxw::clc::static_tiles> stat({a, b, d, m, n, k}, sw);
+    gemm::dense<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, m, n, k}, sw);
+    gemm::dense<ptxw::clc::static_tiles, 2> stat2({a, b, d, m, n, k}, sw);
+    gemm::dense<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, m, n, k}, sw);
     auto* cl = reinterpret_cast<const __nv_bfloat16*>(a);
     auto* clb = reinterpret_cast<const __nv_bfloat16*>(b);
     auto* cld = reinterpret_cast<__nv_bfloat16*>(d);
@@ -429,10 +445,10 @@ int main(int argc, char** argv)
     };
     const std::vector<row> rows = {
         {"cuBLASLt", [&] { cublas.run(); }, false},
-        {"CUTLASS 1x1", [&] { gemm::cutlass_baseline::run<1>(cl, clb, cld, m, n, k, ws, ws_bytes, 0); }, true},
+        {"CUTLASS 1x1", [&] { gemm::cutlass_baseline::run<1>(cl, clb, cld, m, n, k, ws, ws_bytes, 0, int(swizzle)); }, true},
         {"ptxw static", [&] { stat.run(); }, false},
         {"ptxw dynamic", [&] { dyn.run(); }, false},
-        {"CUTLASS 2x1", [&] { gemm::cutlass_baseline::run<2>(cl, clb, cld, m, n, k, ws, ws_bytes, 0); }, true},
+        {"CUTLASS 2x1", [&] { gemm::cutlass_baseline::run<2>(cl, clb, cld, m, n, k, ws, ws_bytes, 0, int(swizzle)); }, true},
         {"ptxw static 2x1", [&] { stat2.run(); }, false},
         {"ptxw dynamic 2x1", [&] { dyn2.run(); }, false},
     };
@@ -469,7 +485,7 @@ int main(int argc, char** argv)
     cudaFree(ref);
   }
   cudaFree(ws);
-  if (argc == 1)
+  if (argc == first_dim)
   {
     grouped_rows(peak);
   }
