@@ -282,7 +282,7 @@ private:
     {
       left = *static_cast<volatile const ::cuda::std::uint32_t*>(&b.left);
     }
-    const bool from_counter          = open & (left == 0);
+    const bool from_counter = open & (left == 0);
     // The pace is measured over every index handed out since the last claim: the whole last claim.
     if constexpr (Claims == claims::one)
     {

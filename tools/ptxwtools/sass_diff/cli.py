@@ -42,8 +42,9 @@ def add_parser(sub):
     options.add_cuda_root(d, repeatable=True)
     d.add_argument("--rev", action="append", default=[], metavar="REV", help="a git revision of the repository")
     d.add_argument("--baseline", type=Path, metavar="JSON", help="compare against this recorded baseline")
-    d.add_argument("--update-baseline", action="store_true", help="write the new side as the baseline (accept it), keeping the baseline's pairs of "
-                   "sources or targets this run did not cover")
+    d.add_argument("--update-baseline", action="store_true",
+                   help="write the new side as the baseline (accept it), keeping the baseline's pairs of sources "
+                   "or targets this run did not cover")
     d.add_argument("--built", type=Path, metavar="DIR",
                    help="the new side from the records a build left under DIR (e.g. build/codegen), not compiled")
     d.add_argument("--compile-commands", type=Path, metavar="JSON",
