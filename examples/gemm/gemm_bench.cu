@@ -6,6 +6,7 @@
 //   ptxw_gemm_bench M N K [M N K...] other shapes
 //   ptxw_gemm_bench --swizzle S ...  the dense rows with swizzle S (ptxw's and CUTLASS's; default 1)
 //   ptxw_gemm_bench --timeline FILE  when each SM ran which tile of one skewed grouped case, as CSV
+//   ptxw_gemm_bench --timeline FILE M N K   the same of one dense shape (with --swizzle S first: its swizzle)
 //
 // Prints, per shape and kernel, the best of 5 timings of 20 back-to-back launches in TFLOP/s, the
 // fraction of the GPU's dense bf16 peak, the ratio to CUTLASS and to cuBLAS, and the largest error
@@ -289,13 +290,16 @@ void grouped_rows(double peak)
   cublasDestroy(h);
 }
 
-// The per-SM timeline of one skewed grouped case (64 experts, Zipf 1.2, as grouped_rows) under each
-// policy, after a warm-up run: CSV rows "policy,sm,group,ns" (gemm_kernel.h's tile_event, ns from the
-// first event of the run), for benchmarks/plot.py gemm.
-int write_timeline(const char* path)
+// The per-SM timeline of one skewed grouped case (64 experts, Zipf 1.2, as grouped_rows), or of one
+// dense shape, under each policy with swizzle `sw`, after a warm-up run: CSV rows
+// "policy,sm,group,m,n,ns" (gemm_kernel.h's tile_event, ns from the first event of the run), for
+// benchmarks/plot.py gemm.
+int write_timeline(const char* path, const std::vector<int>& dense, ptxw::clc::swizzle sw)
 {
-  constexpr int tokens = 16384, n = 2048, k = 7168, experts = 64;
-  const std::vector<int> ms = routing(experts, tokens, 1.2, 7);
+  const bool grouped = dense.empty();
+  const int tokens = grouped ? 16384 : dense[0], n = grouped ? 2048 : dense[1], k = grouped ? 7168 : dense[2];
+  const int experts = grouped ? 64 : 1;
+  const std::vector<int> ms = grouped ? routing(experts, tokens, 1.2, 7) : std::vector<int>{tokens};
   gemm::bf16 *a, *b, *d;
   check_cuda(cudaMalloc(&a, sizeof(gemm::bf16) * tokens * k), "A");
   check_cuda(cudaMalloc(&b, sizeof(gemm::bf16) * std::size_t(experts) * n * k), "B");
@@ -313,7 +317,7 @@ int write_timeline(const char* path)
     std::fprintf(stderr, "cannot write %s\n", path);
     return 1;
   }
-  std::fprintf(out, "policy,sm,group,ns\n");
+  std::fprintf(out, "policy,sm,group,m,n,ns\n");
   auto trace = [&](const char* policy, auto& g) {
     g.run();
     check_cuda(cudaMemset(count, 0, sizeof(unsigned)), "event count");
@@ -336,11 +340,12 @@ int write_timeline(const char* path)
     }
     for (const auto& e : host)
     {
-      std::fprintf(out, "%s,%u,%d,%llu\n", policy, e.sm, e.group == ~0u ? -1 : int(e.group), e.ns - first);
+      std::fprintf(out, "%s,%u,%d,%u,%u,%llu\n", policy, e.sm, e.group == ~0u ? -1 : int(e.group), e.m, e.n,
+                   e.ns - first);
     }
   };
-  gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k});
-  gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k});
+  gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k}, sw);
+  gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k}, sw);
   trace("static", stat);
   trace("dynamic", dyn);
   std::fclose(out);
@@ -357,37 +362,62 @@ int write_timeline(const char* path)
 
 int main(int argc, char** argv)
 {
-  if (argc == 3 && std::string(argv[1]) == "--timeline")
-  {
-    return write_timeline(argv[2]);
-  }
+  const auto usage = [&] {
+    std::fprintf(stderr, "usage: %s [--swizzle S] [--timeline FILE.csv] [M N K]...\n", argv[0]);
+    return 2;
+  };
   std::vector<int> dims = {2048, 2048, 2048, 4096, 4096, 4096, 8192, 8192, 8192, 128, 8192, 8192, 1024, 8192, 8192};
-  // --swizzle S: the dense rows' swizzle, ptxw's and CUTLASS's alike (units of the minor dimension a
-  // strip, a power of two; 1, plain raster order, is both libraries' default).
-  int first_dim = 1;
+  // --swizzle S: the swizzle, ptxw's and CUTLASS's alike (units of the minor dimension a strip, a
+  // power of two; 1, plain raster order, is both libraries' default).
+  int i = 1;
   long long swizzle = 1;
-  if (argc > 2 && std::string(argv[1]) == "--swizzle")
+  const char* timeline = nullptr;
+  for (; i + 1 < argc && argv[i][0] == '-'; i += 2)
   {
-    swizzle   = std::atoll(argv[2]);
-    first_dim = 3;
-    if (swizzle < 1 || swizzle > 65536 || (swizzle & (swizzle - 1)) != 0)
+    const std::string flag = argv[i];
+    if (flag == "--swizzle")
     {
-      std::fprintf(stderr, "%s: --swizzle takes a power of two from 1 to 65536, not %s\n", argv[0], argv[2]);
-      return 2;
+      swizzle = std::atoll(argv[i + 1]);
+      if (swizzle < 1 || swizzle > 65536 || (swizzle & (swizzle - 1)) != 0)
+      {
+        std::fprintf(stderr, "%s: --swizzle takes a power of two from 1 to 65536, not %s\n", argv[0], argv[i + 1]);
+        return 2;
+      }
+    }
+    else if (flag == "--timeline")
+    {
+      timeline = argv[i + 1];
+    }
+    else
+    {
+      return usage();
     }
   }
-  if (argc > first_dim)
+  const bool shapes_given = i < argc;
+  if (shapes_given)
   {
     dims.clear();
-    for (int i = first_dim; i < argc; ++i)
+    for (; i < argc; ++i)
     {
+      if (argv[i][0] == '-')
+      {
+        return usage();
+      }
       dims.push_back(std::atoi(argv[i]));
     }
     if (dims.size() % 3 != 0)
     {
-      std::fprintf(stderr, "usage: %s [--swizzle S] [M N K]... | --timeline FILE.csv\n", argv[0]);
+      return usage();
+    }
+  }
+  if (timeline != nullptr)
+  {
+    if (dims.size() > 3 && shapes_given)
+    {
+      std::fprintf(stderr, "%s: --timeline takes one shape (M N K) or none (the grouped case)\n", argv[0]);
       return 2;
     }
+    return write_timeline(timeline, shapes_given ? dims : std::vector<int>{}, ptxw::clc::swizzle{swizzle});
   }
   cudaDeviceProp prop{};
   check_cuda(cudaGetDeviceProperties(&prop, 0), "device");
@@ -485,7 +515,7 @@ int main(int argc, char** argv)
     cudaFree(ref);
   }
   cudaFree(ws);
-  if (argc == first_dim)
+  if (!shapes_given)
   {
     grouped_rows(peak);
   }

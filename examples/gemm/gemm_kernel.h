@@ -85,13 +85,15 @@ struct shared_storage
 // groups' rows (M x K), B over every group's (N x K x groups), D over all rows (M x N); rows[g] is
 // group g's first row (groups + 1 prefix sums, in global memory).
 // When each CTA's consumers took each tile, for a per-SM timeline (gemm_bench --timeline): one event
-// a tile (its group) and one when the CTA's consumers are done (group ~0u); a tile lasts until the
-// CTA's next event. Off (events == nullptr) unless a caller asks for it; events past the capacity
-// are counted and dropped.
+// a tile (its group and tile coordinates, so that tiles sharing A rows or B columns can be found)
+// and one when the CTA's consumers are done (group ~0u); a tile lasts until the CTA's next event.
+// Off (events == nullptr) unless a caller asks for it; events past the capacity are counted and
+// dropped.
 struct tile_event
 {
   unsigned sm;
   unsigned group;
+  unsigned m, n; // the tile's coordinates in its group, in tiles
   unsigned long long ns; // %globaltimer
 };
 struct tile_trace
@@ -100,14 +102,14 @@ struct tile_trace
   unsigned* count    = nullptr;
   unsigned capacity  = 0;
 
-  __device__ void record(unsigned group) const
+  __device__ void record(unsigned group, unsigned m = 0, unsigned n = 0) const
   {
     if (events != nullptr)
     {
       const unsigned i = atomicAdd(count, 1u);
       if (i < capacity)
       {
-        events[i] = {cuda::ptx::get_sreg_smid(), group, cuda::ptx::get_sreg_globaltimer()};
+        events[i] = {cuda::ptx::get_sreg_smid(), group, m, n, cuda::ptx::get_sreg_globaltimer()};
       }
     }
   }
@@ -231,7 +233,7 @@ __global__ void __launch_bounds__(config::threads, 1)
     {
       if (tracer)
       {
-        p.trace.record(t->problem);
+        p.trace.record(t->problem, t->m, t->n);
       }
       // The group's rows, loaded before the mainloop hides their latency.
       const int first = p.rows[t->problem];
