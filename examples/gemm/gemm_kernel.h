@@ -144,7 +144,10 @@ __global__ void __launch_bounds__(config::threads, 1)
 
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   shared_storage<pipe>& smem = *reinterpret_cast<shared_storage<pipe>*>(smem_raw);
-  __shared__ clc::tile_ring<2, config::roles, receivers> ring; // the dynamic policy's responses; static: unused
+  // The dynamic policy's responses (static: unused). One stage: a tile lasts long enough to hide one
+  // request's latency, and each stage more lets the requests' order drift further from the order the
+  // tiles start in (docs/gemm.md).
+  __shared__ clc::tile_ring<1, config::roles, receivers> ring;
 
   auto tiles = clc::open(ring, sched);
   if (!tiles.started())
