@@ -61,37 +61,15 @@ def start_gap(by_sm, key):
     return median(gaps)
 
 
-def same_half(by_sm, key, sms, within=5000):
-    """Of the tiles with the same key that start within `within` ns of the previous one, the fraction
-    whose SM is in the same half of the SM numbers as that one's (below sms / 2 or not)."""
-    starts = defaultdict(list)
-    for sm, events in by_sm.items():
-        for t, g, m, n in events:
-            if g >= 0:
-                starts[key(g, m, n)].append((t, sm))
-    pairs = same = 0
-    for ts in starts.values():
-        ts.sort()
-        for (t0, sm0), (t1, sm1) in zip(ts, ts[1:]):
-            if t1 - t0 < within:
-                pairs += 1
-                same += (2 * sm0 < sms) == (2 * sm1 < sms)
-    return same / pairs if pairs else float("nan")
-
-
 def summary(runs):
-    """One line a policy: tiles, the median tile's time, the median start gaps of operand sharers,
-    and how many of the B sharers that start together run in the same half of the SM numbers."""
-    sms = max(sm for by_sm in runs.values() for sm in by_sm) + 1
+    """One line a policy: tiles, the median tile's time, the median start gaps of operand sharers."""
     lines = []
     for policy, by_sm in runs.items():
         durations = [e - s for events in by_sm.values() for s, e, _ in spans(events)]
         a = start_gap(by_sm, lambda g, m, n: (g, m))
         b = start_gap(by_sm, lambda g, m, n: (g, n))
-        half = same_half(by_sm, lambda g, m, n: (g, n), sms)
         lines.append(f"{policy}: {len(durations)} tiles, median tile {median(durations) / 1000:.1f} us, "
-                     f"start gap to the nearest tile sharing A rows {a / 1000:.1f} us, B columns {b / 1000:.1f} us; "
-                     f"B sharers starting within 5 us on SMs of the same half: {100 * half:.0f}%")
+                     f"start gap to the nearest tile sharing A rows {a / 1000:.1f} us, B columns {b / 1000:.1f} us")
     return lines
 
 

@@ -32,16 +32,8 @@ class SummaryTest(unittest.TestCase):
             (line,) = plot.summary(plot.read(path))
         # Tiles last 10, 10, 11, 10 us. Row sharers: m 0 at 0 and 3 us, m 1 at 10 and 14: gaps 3, 3, 4, 4.
         # Column sharers: n 0 at 0 and 14, n 1 at 3 and 10: gaps 14, 14, 7, 7.
-        # No two column sharers start within 5 us of each other: the same-half share has no pairs.
         self.assertEqual(line, "p: 4 tiles, median tile 10.0 us, start gap to the nearest tile sharing A rows "
-                               "3.5 us, B columns 10.5 us; B sharers starting within 5 us on SMs of the same half: nan%")
-
-    def test_same_half(self):
-        # Four SMs, halves {0, 1} and {2, 3}; column 0's tiles start at 0, 1, 2 and 20 us on SMs 0, 1, 2, 3.
-        # Within 5 us of the previous one: SM 1 after SM 0 (same half), SM 2 after SM 1 (not); SM 3 is late.
-        plot = load()
-        by_sm = {0: [(0, 0, 0, 0)], 1: [(1000, 0, 1, 0)], 2: [(2000, 0, 2, 0)], 3: [(20000, 0, 3, 0)]}
-        self.assertEqual(plot.same_half(by_sm, lambda g, m, n: (g, n), 4), 0.5)
+                               "3.5 us, B columns 10.5 us")
 
 
 if __name__ == "__main__":
