@@ -16,6 +16,7 @@ tile to the last SM's end, and how much of it the SMs spent on tiles.
 import csv
 import sys
 from collections import defaultdict
+from statistics import median
 
 from svg import COLOURS, Svg
 
@@ -39,11 +40,6 @@ def spans(events):
     return [(t, t_next, g) for (t, g, *_), (t_next, *_) in zip(events, events[1:]) if g >= 0]
 
 
-def median(values):
-    v = sorted(values)
-    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2 if v else float("nan")
-
-
 def start_gap(by_sm, key):
     """The median over tiles of the gap (ns) to the nearest start of another tile with the same key."""
     starts = defaultdict(list)
@@ -58,7 +54,7 @@ def start_gap(by_sm, key):
             near = [abs(t - ts[j]) for j in (i - 1, i + 1) if 0 <= j < len(ts)]
             if near:
                 gaps.append(min(near))
-    return median(gaps)
+    return median(gaps) if gaps else float("nan")
 
 
 def summary(runs):

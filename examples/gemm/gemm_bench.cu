@@ -378,7 +378,7 @@ int main(int argc, char** argv)
     if (flag == "--swizzle")
     {
       swizzle = std::atoll(argv[i + 1]);
-      if (swizzle < 1 || swizzle > 65536 || (swizzle & (swizzle - 1)) != 0)
+      if (!ptxw::clc::swizzle{swizzle}.valid())
       {
         std::fprintf(stderr, "%s: --swizzle takes a power of two from 1 to 65536, not %s\n", argv[0], argv[i + 1]);
         return 2;

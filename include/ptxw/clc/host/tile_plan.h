@@ -30,10 +30,25 @@ struct tile_shape
   long long n;
 };
 
+namespace detail {
+constexpr bool power_of_two(long long v)
+{
+  return v > 0 && (v & (v - 1)) == 0;
+}
+} // namespace detail
+
 // Units of the minor dimension per strip: a power of two (1: plain raster order).
 struct swizzle
 {
+  static constexpr long long largest = 1ll << 16;
   long long size = 1;
+
+  // R18: a power of two from 1 to `largest`; checked where a swizzle is taken (fixed_swizzle at
+  // compile time, tile_plan at run time), and by callers that refuse bad input before any work.
+  constexpr bool valid() const noexcept
+  {
+    return detail::power_of_two(size) && size <= largest;
+  }
 };
 
 // CTAs of a cluster along M and N: powers of two, at most 16 CTAs (the non-portable limit).
@@ -43,12 +58,6 @@ struct cluster_shape
   long long n = 1;
 };
 
-namespace detail {
-constexpr bool power_of_two(long long v)
-{
-  return v > 0 && (v & (v - 1)) == 0;
-}
-} // namespace detail
 
 // The same values as template arguments, checked at compile time.
 template <long long M, long long N>
@@ -63,8 +72,7 @@ struct fixed_tile_shape
 template <long long Size>
 struct fixed_swizzle
 {
-  static_assert(detail::power_of_two(Size) && Size <= (1ll << 16),
-                PTXW_RULE(R18) "a swizzle size is a power of two from 1 to 65536");
+  static_assert(swizzle{Size}.valid(), PTXW_RULE(R18) "a swizzle size is a power of two from 1 to 65536");
   constexpr operator swizzle() const noexcept
   {
     return {Size};
@@ -126,7 +134,7 @@ public:
       detail::bad_tiles(PTXW_RULE(R18), "a tile shape has at least one element along M and N, not "
                                           + std::to_string(tile.m) + " x " + std::to_string(tile.n));
     }
-    if (!detail::power_of_two(sw.size) || sw.size > (1ll << 16))
+    if (!sw.valid())
     {
       detail::bad_tiles(PTXW_RULE(R18), "a swizzle size is a power of two from 1 to 65536, not " + std::to_string(sw.size));
     }
