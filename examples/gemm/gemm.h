@@ -90,7 +90,8 @@ inline std::vector<int> check(const grouped_problem& pr)
   return rows;
 }
 
-// The descriptors: A and B loaded a 128 x 64 box a stage, D stored a 64 x 64 box at a time.
+// The descriptors: A and B loaded a 128 x 64 box a stage (A a 64 x 64 one where a tile's group ends
+// in its first half), D stored a 64 x 64 box at a time.
 // Out-of-bounds boxes are zero-filled on load and clipped on store.
 template <int ClusterM>
 auto make_params(const grouped_problem& pr, const int* rows, int m)
@@ -102,11 +103,12 @@ auto make_params(const grouped_problem& pr, const int* rows, int m)
                           make_stride(pr.k, _1{}, static_cast<long long>(pr.n) * pr.k));
   Tensor mD = make_tensor(make_gmem_ptr(pr.d), make_shape(m, pr.n), make_stride(pr.n, _1{}));
   auto tma_a = make_tma_atom(SM90_TMA_LOAD{}, mA, smem_layout_a{}(_, _, 0), make_shape(tile_m{}, tile_k{}));
+  auto tma_a_half = make_tma_atom(SM90_TMA_LOAD{}, mA, smem_layout_a_halves{}(_, _, 0), make_shape(half_m{}, tile_k{}));
   using load_b = ::cuda::std::conditional_t<(ClusterM > 1), SM90_TMA_LOAD_MULTICAST, SM90_TMA_LOAD>;
   auto tma_b   = make_tma_atom(load_b{}, mB, smem_layout_b{}(_, _, 0), make_shape(tile_n{}, tile_k{}), Int<ClusterM>{});
   auto tma_d = make_tma_atom(SM90_TMA_STORE{}, mD, smem_layout_store{}, make_shape(half_m{}, store_n{}));
-  return params<decltype(tma_a), decltype(tma_b), decltype(tma_d)>{tma_a, tma_b, tma_d, pr.d, rows,
-                                                                   m, pr.n, pr.k, groups, tile_trace{}};
+  return params<decltype(tma_a), decltype(tma_a_half), decltype(tma_b), decltype(tma_d)>{
+      tma_a, tma_a_half, tma_b, tma_d, pr.d, rows, m, pr.n, pr.k, groups, tile_trace{}};
 }
 template <int ClusterM>
 using params_type = decltype(make_params<ClusterM>(grouped_problem{}, nullptr, 0));

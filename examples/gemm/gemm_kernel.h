@@ -15,7 +15,7 @@
 // the consumers read them with wgmma (the async proxy: reads_async) and store each tile through
 // shared memory with a TMA store; a tile that reaches past its group's last row stores its rows
 // from registers instead (a TMA store clips only at the edges of the whole D, and the next group's
-// rows follow).
+// rows follow), and one whose group ends in its first 64 rows loads and computes only those.
 #pragma once
 
 #include <ptxw/clc.h>
@@ -52,6 +52,11 @@ using store_n = cute::Int<config::tile_n / 2>; // a TMA store box's width
 // GMMA::Layout_K_SW128_Atom), one per pipeline stage in the last mode.
 using smem_layout_a = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
                                                    cute::make_shape(tile_m{}, tile_k{}, cute::Int<config::stages>{})));
+// The same memory as 64-row halves, half h of stage s in position 2s + h (the atom is tiled along M
+// first, so a stage's rows 64h..64h+63 are its h-th 8 KiB): a tile whose group ends in its first
+// half loads only that half of A.
+using smem_layout_a_halves = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
+                                                          cute::make_shape(half_m{}, tile_k{}, cute::Int<2 * config::stages>{})));
 using smem_layout_b = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<bf16>{},
                                                    cute::make_shape(tile_n{}, tile_k{}, cute::Int<config::stages>{})));
 // The output staging buffer, one 64 x 128 half per consumer warpgroup, N-major and swizzled so that
@@ -115,10 +120,11 @@ struct tile_trace
   }
 };
 
-template <class TmaA, class TmaB, class TmaD>
+template <class TmaA, class TmaAHalf, class TmaB, class TmaD>
 struct params
 {
   TmaA tma_a;
+  TmaAHalf tma_a_half; // the first 64 rows of a tile
   TmaB tma_b;
   TmaD tma_d;
   bf16* d;
@@ -126,6 +132,20 @@ struct params
   int m, n, k, groups;
   tile_trace trace;
 };
+
+// How many of a CTA's tile's two 64-row halves hold rows of its group: 2; 1 where the group ends in
+// the first half (a mixture of experts' small groups and the last tiles of the others), so that the
+// producer loads one half of A and the second consumer warpgroup, with no row to compute, leaves the
+// tensor cores to the first; 0 for a cluster CTA past its group's edge, which takes part in its
+// cluster's loads of B and computes nothing.
+__device__ inline int busy_halves(const ptxw::clc::tile& t, int group_rows)
+{
+  if (!t.in_bounds)
+  {
+    return 0;
+  }
+  return group_rows - int(t.m) * config::tile_m > config::tile_m / 2 ? 2 : 1;
+}
 
 // Named barriers 1 and 2: the 128 threads of consumer warpgroup 1 and 2 (0 is __syncthreads').
 __device__ inline void sync_warpgroup(int wg)
@@ -160,6 +180,7 @@ __global__ void __launch_bounds__(config::threads, 1)
   const int k_tiles = (p.k + config::tile_k - 1) / config::tile_k;
 
   Tensor sA = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a{}); // (BM, BK, stage)
+  Tensor sAh = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a_halves{}); // (BM / 2, BK, 2 stage + half)
   Tensor sB = make_tensor(make_smem_ptr(smem.b.begin()), smem_layout_b{}); // (BN, BK, stage)
 
   if (warp == 0)
@@ -176,23 +197,36 @@ __global__ void __launch_bounds__(config::threads, 1)
     const ptxw::elected e = ptxw::elect_one_of_warp();
     auto prod = pl.producer(e);
     const int rank = ClusterM > 1 ? int(block_rank_in_cluster()) : 0;
-    constexpr unsigned stage_bytes = sizeof(bf16) * (config::tile_m + config::tile_n) * config::tile_k;
     while (auto t = role.next())
     {
       if (e)
       {
-        // The group's rows; a tile past its last one loads the next group's (or TMA's zero fill), unstored.
-        Tensor mAg = domain_offset(make_coord(p.rows[t->problem], 0), mA);
+        // The group's rows; the half of a tile past its last one loads the next group's (or TMA's
+        // zero fill), unstored.
+        const int first  = p.rows[t->problem];
+        const int halves = busy_halves(*t, p.rows[t->problem + 1] - first);
+        Tensor mAg = domain_offset(make_coord(first, 0), mA);
         Tensor gA  = local_tile(mAg, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _));                  // (BM, BK, k)
+        Tensor gAh = local_tile(mAg, make_shape(half_m{}, tile_k{}), make_coord(2 * int(t->m), _));              // (BM / 2, BK, k)
         Tensor gB  = local_tile(mB(_, _, int(t->problem)), make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
-        auto [tAgA, tAsA] = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+        auto [tAgA, tAsA]   = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+        auto [tAgAh, tAsAh] = tma_partition(p.tma_a_half, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sAh), group_modes<0, 2>(gAh));
         auto [tBgB, tBsB] = tma_partition(p.tma_b, rank, Layout<Int<ClusterM>>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+        // Out-of-bounds boxes are zero-filled and count whole.
+        const unsigned stage_bytes = sizeof(bf16) * (halves * config::tile_m / 2 + config::tile_n) * config::tile_k;
         for (int k = 0; k < k_tiles; ++k)
         {
           auto s = prod.acquire();
-          s.arm(ptxw::tx_bytes{stage_bytes}); // out-of-bounds boxes are zero-filled and count whole
+          s.arm(ptxw::tx_bytes{stage_bytes});
           std::uint64_t* full = s.native_handle();
-          copy(p.tma_a.with(*full), tAgA(_, k), tAsA(_, s.index()));
+          if (halves == 2)
+          {
+            copy(p.tma_a.with(*full), tAgA(_, k), tAsA(_, s.index()));
+          }
+          else if (halves == 1)
+          {
+            copy(p.tma_a_half.with(*full), tAgAh(_, k), tAsAh(_, 2 * s.index()));
+          }
           if constexpr (ClusterM > 1)
           {
             // This CTA's slice of B to the same stage of every CTA of the cluster, each armed for all of it.
@@ -241,6 +275,15 @@ __global__ void __launch_bounds__(config::threads, 1)
       // The group's rows, loaded before the mainloop hides their latency.
       const int first = p.rows[t->problem];
       const int end   = p.rows[t->problem + 1];
+      if (busy_halves(*t, end - first) <= wg)
+      {
+        // No row of this half: the stages only pass through, released as they fill.
+        for (int k = 0; k < k_tiles; ++k)
+        {
+          cons.release(cons.wait());
+        }
+        continue;
+      }
       clear(acc);
       if (k_tiles > 0)
       {
@@ -268,10 +311,6 @@ __global__ void __launch_bounds__(config::threads, 1)
         cons.release(std::move(*held));
       }
 
-      if (!t->in_bounds)
-      {
-        continue; // a CTA of a cluster tile past its group's edge: it loaded and released with its peers
-      }
       const int row0 = int(t->m) * config::tile_m + wg * (config::tile_m / 2); // this half's, in the group
       const int col0 = int(t->n) * config::tile_n;
       if (row0 + config::tile_m / 2 > end - first)

@@ -172,6 +172,12 @@ TYPED_TEST(GemmPolicies, GroupsZipf)
 {
   this->template check<TypeParam>(zipf_groups(64, 6000, 3), 256, 512);
 }
+// Groups whose last tile ends just inside its first 64-row half (64 and 192 rows: one half loaded
+// and computed) and just past it (65 and 193: both), under both policies, and in 2 x 1 clusters below.
+TYPED_TEST(GemmPolicies, GroupsEndingAtTheHalfTile)
+{
+  this->template check<TypeParam>({64, 65, 192, 193, 1, 127}, 256, 200);
+}
 TEST_F(Gemm, GroupsWithEmptyOnes)
 {
   check<dynamic>({0, 300, 0, 0, 128, 1, 0}, 264, 136);
@@ -194,6 +200,14 @@ TEST_F(Gemm, StaticCluster2x1ManyTiles)
 TEST_F(Gemm, DynamicCluster2x1GroupsZipf)
 {
   check<dynamic_clusters, 2>(zipf_groups(64, 6000, 3), 256, 512);
+}
+TEST_F(Gemm, StaticCluster2x1GroupsEndingAtTheHalfTile)
+{
+  check<ptxw::clc::static_tiles, 2>({64, 65, 192, 193, 1, 127}, 256, 200);
+}
+TEST_F(Gemm, DynamicCluster2x1GroupsEndingAtTheHalfTile)
+{
+  check<dynamic_clusters, 2>({64, 65, 192, 193, 1, 127}, 256, 200);
 }
 TEST_F(Gemm, OnlyEmptyGroupsLaunchNothing)
 {
