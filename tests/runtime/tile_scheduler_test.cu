@@ -40,13 +40,14 @@ struct TileIndex
   const unsigned* tiles_n;
 };
 
-// What one role of one CTA saw: a hash of its tiles in order, how many, and the tiles that reached
-// past their problem's edge (cluster tiles only).
+// What one role of one CTA saw: a hash of its tiles in order, how many, the tiles that reached
+// past their problem's edge (cluster tiles only), and the units of its first two tiles.
 struct RoleLog
 {
   unsigned long long hash;
   unsigned tiles;
   unsigned outside;
+  unsigned first, second;
 };
 
 struct Counters
@@ -88,9 +89,17 @@ __global__ void count_tiles(TileIndex idx, unsigned* hits, RoleLog* logs, Counte
     return;
   }
   const unsigned role = warp - 1;
-  RoleLog log{0ull, 0u, 0u};
+  RoleLog log{0ull, 0u, 0u, ~0u, ~0u};
   tiles.consumer(role).for_each([&](const clc::tile& t) {
     log.hash = log.hash * 1000003ull + t.unit + 1;
+    if (log.tiles == 0)
+    {
+      log.first = t.unit;
+    }
+    else if (log.tiles == 1)
+    {
+      log.second = t.unit;
+    }
     ++log.tiles;
     if (!t.in_bounds)
     {
@@ -304,6 +313,21 @@ TEST(TileSpaceHost, CursorFindsTheProblemInAnyOrder)
   }
 }
 
+// The static head leaves the last `tail` whole waves and the partial one to requests, and is at
+// least a block's own unit.
+TEST(TileSchedulerHost, StaticHeadLeavesTheTailToRequests)
+{
+  using clc::static_head;
+  EXPECT_EQ(static_head(4096, 132, {}), 1u) << "all: every unit but a block's own is requested";
+  EXPECT_EQ(static_head(4096, 132, {1}), 30u) << "31 whole waves, the last and the partial one requested";
+  EXPECT_EQ(static_head(4096, 132, {0}), 31u) << "only the partial wave requested";
+  EXPECT_EQ(static_head(4092, 132, {0}), 31u) << "31 waves exactly: none requested";
+  EXPECT_EQ(static_head(264, 132, {1}), 1u);
+  EXPECT_EQ(static_head(100, 132, {0}), 1u) << "less than a wave";
+  EXPECT_EQ(static_head(0, 132, {0}), 1u) << "no units";
+  EXPECT_EQ(static_head(4096, 0, {1}), 1u) << "no residency known";
+}
+
 // The divider is exact where the tile space uses it: dividends and divisors below 2^31.
 TEST(TileSpaceHost, DividerIsExact)
 {
@@ -430,6 +454,7 @@ struct Case
   clc::cluster_shape cluster;
   unsigned static_ctas; // static_tiles: this many CTAs instead of the resident grid (0: resident)
   double spurious; // emulated_t only
+  unsigned long long tail = clc::dynamic_tail::all; // the dynamic policies' requested waves
 };
 
 std::ostream& operator<<(std::ostream& os, const Case& c)
@@ -459,6 +484,12 @@ const Case kCases[] = {
   {"CounterZipfCluster2x1", Policy::counter, Problems::zipf, N, 2, {2, 1}, 0, 0.0},
   {"CounterOneCluster2x2", Policy::counter, Problems::one, M, 4, {2, 2}, 0, 0.0},
   {"EmulatedZipfCluster1x2Fail10", Policy::emulated, Problems::zipf, M, 4, {1, 2}, 0, 0.10},
+  // A static head before the requested tail: 6204 units on the resident CTAs (clusters) of
+  // count_tiles, two waves and more, so that the head is 2 units or more at tail 0.
+  {"CounterOneStaticHeadTail0", Policy::counter, Problems::one, N, 2, {1, 1}, 0, 0.0, 0},
+  {"EmulatedOneStaticHeadTail0Fail10", Policy::emulated, Problems::one, M, 4, {1, 1}, 0, 0.10, 0},
+  {"CounterOneCluster2x2StaticHeadTail0", Policy::counter, Problems::one, M, 4, {2, 2}, 0, 0.0, 0},
+  {"CounterZipfStaticHeadTail1", Policy::counter, Problems::zipf, N, 8, {1, 1}, 0, 0.0, 1},
 };
 
 constexpr clc::tile_shape kTile{32, 32};
@@ -495,6 +526,7 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
   const clc::tile_plan probe(problems, kTile, c.order, {c.swizzle}, c.cluster);
   clc::tile_scheduler tiles(problems, kTile, c.order, {c.swizzle}, c.cluster,
                             c.policy == Policy::emulated ? probe.units() + 1 : 0);
+  tiles.set_dynamic_tail({c.tail});
   if (c.policy == Policy::emulated)
   {
     tiles.clc().set_spurious_failure_rate(c.spurious);
@@ -514,10 +546,15 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
   {
     PTXW_CUDA_OK(hits.fill_bytes(0));
     PTXW_CUDA_OK(counters.allocate_zeroed(1));
-    unsigned launched = 0;
+    unsigned launched = 0, resident = 1, head = 1;
     DeviceBuffer<RoleLog> logs;
     auto go = [&](auto l) {
       launched = l.grid.x;
+      if constexpr (!std::is_same_v<decltype(l), clc::tile_launch<clc::static_tiles>>)
+      {
+        resident = l.sched.resident;
+        head     = l.sched.head;
+      }
       ASSERT_EQ(logs.allocate_zeroed(static_cast<std::size_t>(launched) * kRoles), cudaSuccess);
       launch(l, idx, hits.get(), logs.get(), counters.get());
     };
@@ -597,6 +634,26 @@ TEST_P(TileScheduler, EveryTileOnceEveryRoleTheSameSequence)
     }
     EXPECT_EQ(disagree, 0u) << "roles of one CTA that saw different tiles or orders";
     const unsigned ctas_per_unit = static_cast<unsigned>(c.cluster.m * c.cluster.n);
+    if (c.tail != clc::dynamic_tail::all && c.policy != Policy::fixed)
+    {
+      // Each resident block (cluster) that ran its own block took its static head in order: its
+      // own unit, then the one a resident grid later.
+      EXPECT_EQ(head, clc::static_head(probe.units(), resident, {c.tail}));
+      EXPECT_GT(head, 1u) << "the case is meant to have a static head";
+      unsigned checked = 0, wrong_head = 0;
+      for (unsigned cta = 0; cta < launched; ++cta)
+      {
+        const RoleLog& l  = host_logs[cta * kRoles];
+        const unsigned b  = cta / ctas_per_unit;
+        if (b < resident && l.tiles > 0 && l.first == b)
+        {
+          ++checked;
+          wrong_head += l.tiles < 2 || l.second != b + resident;
+        }
+      }
+      EXPECT_GT(checked, 0u) << "no resident block began with its own unit";
+      EXPECT_EQ(wrong_head, 0u) << "resident blocks whose second unit is not their own plus the resident grid";
+    }
     EXPECT_EQ(units_seen, static_cast<unsigned long long>(probe.units()) * ctas_per_unit)
       << "units handed out (each to every CTA of its cluster)";
     EXPECT_EQ(outside + ref.total, probe.units() * ctas_per_unit) << "cluster tiles past an edge";

@@ -1,5 +1,6 @@
 // ptxw/clc/dynamic_tiles.h: the dynamic policy of the tile scheduler (clc/tile_scheduler.h) -- one
-// block (cluster) a unit, handed out by cluster launch control through clc::ring.
+// block (cluster) a unit, handed out by cluster launch control through clc::ring, after a static
+// head where the host asked for one (ptxw::clc::dynamic_tail).
 #pragma once
 
 #include <ptxw/clc/tile_schedule.h>
@@ -21,60 +22,73 @@ class dynamic_tile_consumer
   const tile_space* s_;
   const checked::sink* sink_;
   tile_cursor cursor_;
-  bool own_ = true; // the CTA's own block is its first unit
+  ::cuda::std::uint32_t resident_, head_; // the schedule's static head (tile_schedule)
+  ::cuda::std::uint32_t next_ = 0; // the next unit of the block this role walks
+  ::cuda::std::uint32_t left_ = 0; // and how many of its units are left
+  bool own_ = true; // the CTA's own block is its first
 
   template <unsigned D, unsigned C, class B, class R>
   friend class dynamic_tile_handle;
 
-  __device__ dynamic_tile_consumer(RingHandle& h, unsigned role, const tile_space& s, const checked::sink* sink)
+  __device__ dynamic_tile_consumer(RingHandle& h, unsigned role, const tile_space& s, ::cuda::std::uint32_t resident,
+                                   ::cuda::std::uint32_t head, const checked::sink* sink)
       : h_(&h)
       , c_(h.consumer(role))
       , s_(&s)
       , sink_(sink)
       , cursor_(s)
+      , resident_(resident)
+      , head_(head)
   {}
 
-  // The unit of a block index that is its cluster's first CTA (a unit a cluster, blocks in x), and
-  // this CTA's tile of it: the cluster form's CTAs take the tiles of their ranks.
-  __device__ tile unit_at(::cuda::std::uint32_t first_block)
+  // The units of block (cluster) b of the grid: its static head, or the one unit past it.
+  __device__ void enter(::cuda::std::uint32_t b)
   {
-    if constexpr (clustered)
-    {
-      const ::cuda::std::uint32_t ctas_log = s_->log_cluster_m + s_->log_cluster_n;
-      return cursor_.at(*s_, first_block >> ctas_log, ptx::get_sreg_cluster_ctarank());
-    }
-    else
-    {
-      return cursor_.at(*s_, first_block);
-    }
+    const bool in_head = b < resident_;
+    next_              = in_head ? b : b + (head_ - 1u) * resident_;
+    left_              = in_head ? head_ : 1u;
+  }
+
+  // The block (cluster) of a block index that is its cluster's first CTA (blocks in x).
+  __device__ ::cuda::std::uint32_t grid_unit(::cuda::std::uint32_t first_block) const
+  {
+    return clustered ? first_block >> (s_->log_cluster_m + s_->log_cluster_n) : first_block;
   }
 
 public:
   dynamic_tile_consumer(const dynamic_tile_consumer&)            = delete;
   dynamic_tile_consumer& operator=(const dynamic_tile_consumer&) = delete;
 
-  // Every lane of the warp: the CTA's own unit first, then each unit of the ring in order (the
-  // stage released right after its one read, R4), then the end -- once.
+  // Every lane of the warp: the units of the CTA's own block first, then those of each block of the
+  // ring in order (the stage released right after its one read, R4), then the end -- once. The
+  // cluster form's CTAs take the tiles of their ranks.
   [[nodiscard]] __device__ maybe_tile next()
   {
-    if (own_)
+    if (left_ == 0 && own_)
     {
       own_ = false;
       const ::cuda::std::uint32_t own = clustered ? ptx::get_sreg_clusterid_x() : blockIdx.x;
       // A space without units is launched as one block (cluster) that owns nothing.
       if (h_->owns_block() && own < s_->units)
       {
-        return maybe_tile(unit_at(clustered ? blockIdx.x - ptx::get_sreg_cluster_ctarank() : blockIdx.x), sink_);
+        enter(own);
       }
     }
-    auto token   = c_.wait();
-    const auto b = token.block();
-    c_.release(static_cast<decltype(token)&&>(token));
-    if (!b)
+    if (left_ == 0)
     {
-      return maybe_tile(sink_);
+      auto token   = c_.wait();
+      const auto b = token.block();
+      c_.release(static_cast<decltype(token)&&>(token));
+      if (!b)
+      {
+        return maybe_tile(sink_);
+      }
+      enter(grid_unit(b.first_ctaid().x));
     }
-    return maybe_tile(unit_at(b.first_ctaid().x), sink_);
+    const ::cuda::std::uint32_t u = next_;
+    next_ += resident_;
+    --left_;
+    return maybe_tile(clustered ? cursor_.at(*s_, u, ptx::get_sreg_cluster_ctarank()) : cursor_.at(*s_, u), sink_);
   }
 
   template <class F>
@@ -99,6 +113,7 @@ class dynamic_tile_handle
   ring_type ring_;
   const tile_space* s_;
   const checked::sink* sink_;
+  ::cuda::std::uint32_t resident_, head_;
 
 public:
   // Collective; checked mode verifies the launch once (R14): clusters of the space's cluster shape.
@@ -109,6 +124,8 @@ public:
       : ring_(clc::open(r.ring_, sched.ctx))
       , s_(&sched.space)
       , sink_(sched.ctx.sink)
+      , resident_(sched.resident)
+      , head_(sched.head)
   {
     detail::check_prepared_launch(sched.space, sink_);
   }
@@ -137,7 +154,7 @@ public:
   // Consumer role `role` in [0, Consumers), one whole warp (a warpgroup is four roles).
   __device__ dynamic_tile_consumer<ring_type> consumer(unsigned role)
   {
-    return dynamic_tile_consumer<ring_type>(ring_, role, *s_, sink_);
+    return dynamic_tile_consumer<ring_type>(ring_, role, *s_, resident_, head_, sink_);
   }
   __device__ const tile_space& space() const noexcept
   {

@@ -45,9 +45,15 @@ struct tile_schedule<dynamic_tiles<Backend, Receivers>>
                                                             "hardware_t, emulated_t, counter_t or one with a "
                                                             "PTXW_CLC_BACKEND row");
   tile_space space;
-  // The ring's: one block index per unit. Of automatic_t where Backend is none, so that the one
-  // error is the assertion above.
+  // The ring's: one block index per block (cluster) of the grid. Of automatic_t where Backend is
+  // none, so that the one error is the assertion above.
   context<typename ::ptxw::detail::conditional<detail::is_backend<Backend>, Backend, automatic_t>::type> ctx;
+  // The static head (ptxw::clc::dynamic_tail): block (cluster) b < resident takes the `head` units
+  // b, b + resident, ..., as the static policy would, and block b >= resident the one unit
+  // b + (head - 1) resident, so the grid has units - (head - 1) resident blocks. head 1: block b is
+  // unit b.
+  ::cuda::std::uint32_t resident = 1;
+  ::cuda::std::uint32_t head     = 1;
 };
 
 // The shared memory of a tile scheduler: the response ring of the dynamic policy (Depth stages,

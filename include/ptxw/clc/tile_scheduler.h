@@ -10,7 +10,9 @@
 //                       per tile), counter_t or the faithful emulation on Hopper
 //                       (ptxw/clc/backend_table.h) -- through clc::ring, so that one scheduler warp
 //                       requests ahead and every role reads the same tiles in the same order
-//                       (CUTLASS's PersistentTileSchedulerSm100 with PipelineCLCFetchAsync).
+//                       (CUTLASS's PersistentTileSchedulerSm100 with PipelineCLCFetchAsync);
+//                       with a static head (tile_scheduler::set_dynamic_tail) the resident blocks
+//                       first take the static policy's units and only the last waves are requested.
 //
 //   template <class Policy>
 //   __global__ void gemm(params p, ptxw::clc::tile_schedule<Policy> sched)   // 1 + 3 warps

@@ -89,6 +89,31 @@ struct fixed_cluster_shape
   }
 };
 
+// How much of a dynamic schedule (dynamic_tiles) is handed out by requests: the last `waves` waves
+// of units, a wave being one unit for each block (cluster) the GPU holds at once. Before them each
+// resident block takes its units as the static policy would (b, b + G, ...): the tiles that run
+// together are the ones the static policy runs together, on the same SMs, so they share their
+// operands in L2 as under it, and the requests even out only the end, where the tiles' different
+// lengths have added up. all (the default): every unit but a block's own is requested.
+struct dynamic_tail
+{
+  static constexpr unsigned long long all = ~0ull;
+  unsigned long long waves = all;
+};
+
+// The units each of `resident` resident blocks (clusters) takes before the tail of a schedule of
+// `units` (tile_schedule<dynamic_tiles<...>>::head): its own and those of the whole waves before
+// the tail, at least 1.
+constexpr unsigned long long static_head(unsigned long long units, unsigned long long resident, dynamic_tail tail) noexcept
+{
+  if (tail.waves == dynamic_tail::all || resident == 0)
+  {
+    return 1;
+  }
+  const unsigned long long waves = units / resident;
+  return waves > tail.waves ? waves - tail.waves : 1;
+}
+
 namespace detail {
 // The divider of d for clc::detail::divide (tile_space.h): the shift is ceil(log2 d), the magic
 // 2^32 (2^shift - d) / d + 1, exact for dividends and divisors below 2^31.

@@ -85,6 +85,7 @@ class tile_scheduler
   ::ptxw::detail::device_array<std::uint32_t> firsts_;
   ::ptxw::detail::device_array<tile_record> records_;
   scheduler clc_;
+  dynamic_tail tail_;
 
   tile_space device_space() const noexcept
   {
@@ -127,6 +128,12 @@ public:
   {
     return clc_;
   }
+  // How much of the dynamic policy's later prepare(kernel, ...) launches is requested (dynamic_tail;
+  // all by default). prepare_dynamic, which knows no kernel and so no residency, requests all.
+  void set_dynamic_tail(dynamic_tail tail) noexcept
+  {
+    tail_ = tail;
+  }
 
   // A static schedule over `ctas` CTAs (a whole number of clusters, R14).
   tile_launch<static_tiles> prepare_static(unsigned long long ctas, const checked::sink* sink = nullptr) const
@@ -152,8 +159,8 @@ public:
 
   // Before each launch of `kernel` (which takes one ptxw::clc::tile_schedule): the static policy
   // launches as many clusters as the GPU holds at once for this kernel, block and shared memory
-  // (never more than the units); the dynamic one the grid of one block per unit, of which
-  // counter_t launches the resident prefix (ptxw/clc/launch.h).
+  // (never more than the units); the dynamic one the grid of one block per unit (less the static
+  // head's, set_dynamic_tail), of which counter_t launches the resident prefix (ptxw/clc/launch.h).
   template <class... Args>
   auto prepare(void (*kernel)(Args...), dim3 block, std::size_t smem = 0, cudaStream_t stream = 0,
                const checked::sink* sink = nullptr) -> tile_launch<typename detail::kernel_policy<Args...>::type>
@@ -167,14 +174,23 @@ public:
       using Backend = typename Policy::backend_type;
       plan_.check_dynamic(detail::is_cluster<typename Policy::receivers_type>);
       const dim3 cluster(plan_.cluster_ctas());
-      const dim3 grid(static_cast<unsigned>(clusters_needed() * cluster.x));
+      unsigned long long resident = 1;
+      if (tail_.waves != dynamic_tail::all)
+      {
+        ::ptxw::detail::cuda_check(detail::resident_units(kernel, block, smem, cluster, resident),
+                                   "sizing the static head to the kernel's occupancy");
+      }
+      const unsigned long long head = static_head(plan_.units(), resident, tail_);
+      const dim3 grid(static_cast<unsigned>((clusters_needed() - (head - 1) * resident) * cluster.x));
       dim3 launched;
       backend_id runs = backend_id::automatic;
       ::ptxw::detail::cuda_check(detail::launch_grid<Backend>(kernel, grid, block, smem, cluster, launched, runs),
                                  "sizing the launch to the kernel's occupancy");
       context<Backend> ctx = clc_.prepare<Backend>(grid, cluster, stream, sink);
       ctx.prepared         = runs;
-      return {launched, cluster, tile_schedule<Policy>{device_space(), ctx}};
+      return {launched, cluster,
+              tile_schedule<Policy>{device_space(), ctx, static_cast<std::uint32_t>(resident),
+                                    static_cast<std::uint32_t>(head)}};
     }
     else
     {
