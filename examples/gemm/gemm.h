@@ -171,6 +171,10 @@ public:
                ptxw::clc::cluster_shape{ClusterM, 1})
       , rows_d_(rows_.size(), "allocating the groups' first rows")
   {
+    // The dynamic policy requests only the last wave of tiles: before it each CTA (cluster) takes the
+    // tiles the static policy would give it, which share their operands in L2 with the tiles that
+    // run beside them (docs/gemm.md).
+    tiles_.set_dynamic_tail({1});
     ptxw::detail::cuda_check(cudaMemcpy(rows_d_.get(), rows_.data(), sizeof(int) * rows_.size(), cudaMemcpyHostToDevice),
                              "copying the groups' first rows");
     if (rows_.back() > 0 && pr.n > 0 && pr.k > 0)
@@ -185,6 +189,12 @@ public:
   const ptxw::clc::tile_scheduler& scheduler() const noexcept
   {
     return tiles_;
+  }
+  // How many of the last waves of tiles the dynamic policy requests (ptxw::clc::dynamic_tail; 1
+  // unless set here).
+  void set_dynamic_tail(ptxw::clc::dynamic_tail tail) noexcept
+  {
+    tiles_.set_dynamic_tail(tail);
   }
 
   // Record when each tile starts into `trace` on the following runs (gemm_kernel.h's tile_trace);

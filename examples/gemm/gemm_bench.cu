@@ -13,7 +13,10 @@
 // against cuBLAS. Then grouped GEMMs of a mixture of experts' layer (16384 routed tokens, N = 2048,
 // K = 7168; 64 and 128 experts; token counts drawn from a Zipf law of exponent 1.2, and uniformly,
 // the balance a router's auxiliary loss aims at) against CUTLASS's grouped GEMM (its pointer-array
-// cooperative kernel) and one cuBLAS call per group.
+// cooperative kernel) and one cuBLAS call per group, under a bound row: the flops at the dense peak
+// or the operands through DRAM once, whichever takes longer. "ptxw all-dynamic" is the dynamic
+// policy with every tile requested (no static head: ptxw::clc::dynamic_tail{}), as against the
+// example's one requested wave.
 #include "cutlass_baseline.h"
 #include "gemm.h"
 
@@ -203,7 +206,7 @@ std::vector<int> routing(int experts, int tokens, double s, unsigned seed)
   return ms;
 }
 
-void grouped_rows(double peak)
+void grouped_rows(double peak, double dram)
 {
   constexpr int tokens = 16384, n = 2048, k = 7168;
   cublasHandle_t h{};
@@ -236,16 +239,29 @@ void grouped_rows(double peak)
       per_group();
       check_cuda(cudaDeviceSynchronize(), "cuBLAS per group");
       gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k});
-      gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k});
+      gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k}), all({a, b, d, ms, n, k});
+      all.set_dynamic_tail({});
       gemm::grouped<ptxw::clc::static_tiles, 2> stat2({a, b, d, ms, n, k});
       gemm::grouped<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, ms, n, k});
       const double flops = 2.0 * tokens * n * k;
+      // The bound: the flops at the dense peak, or every operand byte through DRAM once (A and D
+      // once, each group's B once: a group's tiles can share its B only in L2), whichever is longer.
+      int used = 0;
+      for (int g : ms)
+      {
+        used += g > 0;
+      }
+      const double bytes = sizeof(gemm::bf16) * (double(tokens) * k + double(used) * n * k + double(tokens) * n);
+      const double t_bound = std::max(flops / peak, bytes / dram) * 1e3; // ms
       const double t_cublas = time_it(per_group);
       char shape[48];
       std::snprintf(shape, sizeof shape, "%d experts, %s", experts, s > 0 ? "Zipf 1.2" : "uniform");
       std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %11s  (largest group %d rows)\n", shape, "cuBLAS per group",
                   flops / t_cublas / 1e9, 100.0 * flops / t_cublas / 1e-3 / peak, "", 1.0, "",
                   *std::max_element(ms.begin(), ms.end()));
+      std::printf("%-22s %-16s %9.1f %7.1f%% %10s %9.3fx %11s  (%s: %.2f GB at %.2f TB/s, %.0f GFLOP)\n", shape,
+                  "bound", flops / t_bound / 1e9, 100.0 * flops / t_bound / 1e-3 / peak, "", t_cublas / t_bound, "",
+                  flops / peak > bytes / dram ? "compute" : "DRAM", bytes / 1e9, dram / 1e12, flops / 1e9);
       gemm::cutlass_baseline::grouped cutlass_grouped(reinterpret_cast<const __nv_bfloat16*>(a),
                                                       reinterpret_cast<const __nv_bfloat16*>(b),
                                                       reinterpret_cast<__nv_bfloat16*>(d), ms, n, k);
@@ -263,6 +279,7 @@ void grouped_rows(double peak)
       }
       const std::pair<const char*, std::function<void()>> rows[] = {{"ptxw static", [&] { stat.run(); }},
                                                                      {"ptxw dynamic", [&] { dyn.run(); }},
+                                                                     {"ptxw all-dynamic", [&] { all.run(); }},
                                                                      {"ptxw static 2x1", [&] { stat2.run(); }},
                                                                      {"ptxw dynamic 2x1", [&] { dyn2.run(); }}};
       for (const auto& [name, run] : rows)
@@ -291,7 +308,8 @@ void grouped_rows(double peak)
 }
 
 // The per-SM timeline of one skewed grouped case (64 experts, Zipf 1.2, as grouped_rows), or of one
-// dense shape, under each policy with swizzle `sw`, after a warm-up run: CSV rows
+// dense shape, under each policy with swizzle `sw` (the dynamic one as the example runs it, with a
+// static head, and with every tile requested: all-dynamic), after a warm-up run: CSV rows
 // "policy,sm,group,m,n,ns" (gemm_kernel.h's tile_event, ns from the first event of the run), for
 // benchmarks/plot.py gemm.
 int write_timeline(const char* path, const std::vector<int>& dense, ptxw::clc::swizzle sw)
@@ -345,9 +363,11 @@ int write_timeline(const char* path, const std::vector<int>& dense, ptxw::clc::s
     }
   };
   gemm::grouped<ptxw::clc::static_tiles> stat({a, b, d, ms, n, k}, sw);
-  gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k}, sw);
+  gemm::grouped<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, ms, n, k}, sw), all({a, b, d, ms, n, k}, sw);
+  all.set_dynamic_tail({});
   trace("static", stat);
   trace("dynamic", dyn);
+  trace("all-dynamic", all);
   std::fclose(out);
   for (void* q : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(d), static_cast<void*>(events),
                   static_cast<void*>(count)})
@@ -426,8 +446,13 @@ int main(int argc, char** argv)
   // Hopper's tensor cores: 4096 dense bf16 flops a clock an SM (NVIDIA H100 whitepaper: 989.4
   // TFLOP/s for 132 SMs at 1.83 GHz); here at the clock the device reports.
   const double peak = prop.multiProcessorCount * 4096.0 * clock_khz * 1e3;
-  std::printf("%s, %d SMs, %.0f MHz: dense bf16 peak %.1f TFLOP/s\n", prop.name, prop.multiProcessorCount,
-              clock_khz / 1e3, peak / 1e12);
+  // DRAM: two transfers a clock of the memory bus.
+  int mem_khz = 0, bus_bits = 0;
+  check_cuda(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0), "memory clock");
+  check_cuda(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0), "memory bus");
+  const double dram = 2.0 * mem_khz * 1e3 * bus_bits / 8;
+  std::printf("%s, %d SMs, %.0f MHz: dense bf16 peak %.1f TFLOP/s; DRAM %.2f TB/s\n", prop.name,
+              prop.multiProcessorCount, clock_khz / 1e3, peak / 1e12, dram / 1e12);
 
   cudaFuncAttributes mine{}, mine2{};
   check_cuda(cudaFuncGetAttributes(&mine, gemm::dense<ptxw::clc::static_tiles>::kernel), "attributes");
@@ -459,7 +484,8 @@ int main(int argc, char** argv)
     cublas.run();
     const ptxw::clc::swizzle sw{swizzle};
     gemm::dense<ptxw::clc::static_tiles> stat({a, b, d, m, n, k}, sw);
-    gemm::dense<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, m, n, k}, sw);
+    gemm::dense<ptxw::clc::dynamic_tiles<>> dyn({a, b, d, m, n, k}, sw), all({a, b, d, m, n, k}, sw);
+    all.set_dynamic_tail({});
     gemm::dense<ptxw::clc::static_tiles, 2> stat2({a, b, d, m, n, k}, sw);
     gemm::dense<ptxw::clc::dynamic_tiles<ptxw::clc::automatic_t, ptxw::clc::cluster_t>, 2> dyn2({a, b, d, m, n, k}, sw);
     auto* cl = reinterpret_cast<const __nv_bfloat16*>(a);
@@ -478,6 +504,7 @@ int main(int argc, char** argv)
         {"CUTLASS 1x1", [&] { gemm::cutlass_baseline::run<1>(cl, clb, cld, m, n, k, ws, ws_bytes, 0, int(swizzle)); }, true},
         {"ptxw static", [&] { stat.run(); }, false},
         {"ptxw dynamic", [&] { dyn.run(); }, false},
+        {"ptxw all-dynamic", [&] { all.run(); }, false},
         {"CUTLASS 2x1", [&] { gemm::cutlass_baseline::run<2>(cl, clb, cld, m, n, k, ws, ws_bytes, 0, int(swizzle)); }, true},
         {"ptxw static 2x1", [&] { stat2.run(); }, false},
         {"ptxw dynamic 2x1", [&] { dyn2.run(); }, false},
@@ -517,7 +544,7 @@ int main(int argc, char** argv)
   cudaFree(ws);
   if (!shapes_given)
   {
-    grouped_rows(peak);
+    grouped_rows(peak, dram);
   }
   return 0;
 }

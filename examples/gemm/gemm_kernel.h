@@ -209,34 +209,51 @@ __global__ void __launch_bounds__(config::threads, 1)
         Tensor gA  = local_tile(mAg, make_shape(tile_m{}, tile_k{}), make_coord(int(t->m), _));                  // (BM, BK, k)
         Tensor gAh = local_tile(mAg, make_shape(half_m{}, tile_k{}), make_coord(2 * int(t->m), _));              // (BM / 2, BK, k)
         Tensor gB  = local_tile(mB(_, _, int(t->problem)), make_shape(tile_n{}, tile_k{}), make_coord(int(t->n), _)); // (BN, BK, k)
-        auto [tAgA, tAsA]   = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
-        auto [tAgAh, tAsAh] = tma_partition(p.tma_a_half, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sAh), group_modes<0, 2>(gAh));
-        auto [tBgB, tBsB] = tma_partition(p.tma_b, rank, Layout<Int<ClusterM>>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
-        // Out-of-bounds boxes are zero-filled and count whole.
-        const unsigned stage_bytes = sizeof(bf16) * (halves * config::tile_m / 2 + config::tile_n) * config::tile_k;
-        for (int k = 0; k < k_tiles; ++k)
+        const auto tA  = tma_partition(p.tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+        const auto tAh = tma_partition(p.tma_a_half, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sAh), group_modes<0, 2>(gAh));
+        const auto tB  = tma_partition(p.tma_b, rank, Layout<Int<ClusterM>>{}, group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+        // One loop for each number of A's halves, so that no stage branches on it.
+        const auto fill = [&](auto halves_c) {
+          constexpr int h = decltype(halves_c)::value;
+          // Out-of-bounds boxes are zero-filled and count whole.
+          constexpr unsigned stage_bytes = sizeof(bf16) * (h * config::tile_m / 2 + config::tile_n) * config::tile_k;
+          for (int k = 0; k < k_tiles; ++k)
+          {
+            auto s = prod.acquire();
+            s.arm(ptxw::tx_bytes{stage_bytes});
+            std::uint64_t* full = s.native_handle();
+            if constexpr (h == 2)
+            {
+              copy(p.tma_a.with(*full), get<0>(tA)(_, k), get<1>(tA)(_, s.index()));
+            }
+            else if constexpr (h == 1)
+            {
+              copy(p.tma_a_half.with(*full), get<0>(tAh)(_, k), get<1>(tAh)(_, 2 * s.index()));
+            }
+            if constexpr (ClusterM > 1)
+            {
+              // This CTA's slice of B to the same stage of every CTA of the cluster, each armed for all of it.
+              copy(p.tma_b.with(*full, ptxw::cluster_multicast<ClusterM, 1>::row_mask(rank)), get<0>(tB)(_, k),
+                   get<1>(tB)(_, s.index()));
+            }
+            else
+            {
+              copy(p.tma_b.with(*full), get<0>(tB)(_, k), get<1>(tB)(_, s.index()));
+            }
+            prod.commit(std::move(s));
+          }
+        };
+        if (halves == 2)
         {
-          auto s = prod.acquire();
-          s.arm(ptxw::tx_bytes{stage_bytes});
-          std::uint64_t* full = s.native_handle();
-          if (halves == 2)
-          {
-            copy(p.tma_a.with(*full), tAgA(_, k), tAsA(_, s.index()));
-          }
-          else if (halves == 1)
-          {
-            copy(p.tma_a_half.with(*full), tAgAh(_, k), tAsAh(_, 2 * s.index()));
-          }
-          if constexpr (ClusterM > 1)
-          {
-            // This CTA's slice of B to the same stage of every CTA of the cluster, each armed for all of it.
-            copy(p.tma_b.with(*full, ptxw::cluster_multicast<ClusterM, 1>::row_mask(rank)), tBgB(_, k), tBsB(_, s.index()));
-          }
-          else
-          {
-            copy(p.tma_b.with(*full), tBgB(_, k), tBsB(_, s.index()));
-          }
-          prod.commit(std::move(s));
+          fill(Int<2>{});
+        }
+        else if (halves == 1)
+        {
+          fill(Int<1>{});
+        }
+        else
+        {
+          fill(Int<0>{});
         }
       }
       __syncwarp();
@@ -272,20 +289,22 @@ __global__ void __launch_bounds__(config::threads, 1)
       {
         p.trace.record(t->problem, t->m, t->n);
       }
-      // The group's rows, loaded before the mainloop hides their latency.
+      // The group's rows: first needed after the first stage's wait, which hides their latency.
+      // K > 0 here (gemm.h writes D = 0 for K = 0 without a launch), so every tile has a stage.
       const int first = p.rows[t->problem];
       const int end   = p.rows[t->problem + 1];
+      auto s0         = cons.wait();
       if (busy_halves(*t, end - first) <= wg)
       {
         // No row of this half: the stages only pass through, released as they fill.
-        for (int k = 0; k < k_tiles; ++k)
+        cons.release(std::move(s0));
+        for (int k = 1; k < k_tiles; ++k)
         {
           cons.release(cons.wait());
         }
         continue;
       }
       clear(acc);
-      if (k_tiles > 0)
       {
         // One wgmma batch stays in flight: stage k is released once batch k + 1 is issued and batch
         // k has completed (wgmma.wait_group 1). A stage token is move-only and not reassignable, so
@@ -293,7 +312,7 @@ __global__ void __launch_bounds__(config::threads, 1)
         ::cuda::std::optional<typename pipe::consumer_stage> held;
         for (int k = 0; k < k_tiles; ++k)
         {
-          auto s = cons.wait();
+          auto s = k == 0 ? std::move(s0) : cons.wait();
           warpgroup_fence_operand(acc);
           warpgroup_arrive();
           cute::gemm(mma, tCrA(_, _, _, s.index()), tCrB(_, _, _, s.index()), acc);
