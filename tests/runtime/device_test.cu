@@ -137,6 +137,15 @@ struct plain_shared_selector
     return {128, 5, 1, ptxw::clc::backend_id::automatic, 2, 1, 0, false};
   }
 };
+// A plain launch of CUB's tiles of 3 rounds (no shared rounds), in clusters of 2: the plan's rounds
+// can be fewer than the tile's, and a cluster's last tile can lie wholly past n.
+struct plain_cluster_selector
+{
+  constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
+  {
+    return {128, 3, 2, ptxw::clc::backend_id::automatic, 0, 1, 0, false};
+  }
+};
 struct cluster_selector
 {
   constexpr ptxw::device::for_each_policy operator()(ptxw::device::compute_capability) const
@@ -242,7 +251,7 @@ TEST(DeviceArgs, ForEachPlanCoversEveryRowInWholeWavesWithinThePolicysRounds)
 
 // A plain launch (steal false): every tile at once, whatever fits on the GPU -- the fewest tiles of
 // at most the policy's rounds, whole clusters, the rows shared out evenly, the shared rounds in
-// proportion. The default: a CTA of 256 threads per 256 indices.
+// proportion. The default: a CTA of 256 threads per 512 indices.
 TEST(DeviceArgs, ForEachPlainPlanIsEveryTileAtOnce)
 {
   for (const ptxw::device::for_each_policy p : {ptxw::device::for_each_policy{256, 1, 1, {}, 0, 1, 0, false},
@@ -264,8 +273,8 @@ TEST(DeviceArgs, ForEachPlainPlanIsEveryTileAtOnce)
     }
   }
   const auto d = ptxw::device::detail::plan(ptxw::device::for_each_selector{}({90}), 1ull << 24, 1848);
-  EXPECT_EQ(d.tiles, (1u << 24) / 256);
-  EXPECT_EQ(d.rounds, 1);
+  EXPECT_EQ(d.tiles, (1u << 24) / 512);
+  EXPECT_EQ(d.rounds, 2);
   EXPECT_EQ(d.shared, 0);
 }
 
@@ -344,8 +353,9 @@ protected:
 
 TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
 {
-  // The default (a plain launch) and a plain launch with shared rounds, with 32-bit (int) and 64-bit
-  // (unsigned) walks, and stolen tiles; 20000003: more tiles than fit on an H100 at once (stolen).
+  // The default (a plain launch), a plain launch in clusters and one with shared rounds, with 32-bit
+  // (int) and 64-bit (unsigned) walks, and stolen tiles; 20000003: more tiles than fit on an H100 at
+  // once (stolen).
   auto run = [&](auto selector, auto n) {
     DeviceBuffer<unsigned> hits;
     PTXW_CUDA_OK(hits.allocate_zeroed(static_cast<std::size_t>(n)));
@@ -358,6 +368,8 @@ TEST_F(Device, ForEachCanceledRunsEveryIndexOnceWithExactStorage)
   {
     run(ptxw::device::for_each_selector{}, n);
     run(ptxw::device::for_each_selector{}, static_cast<int>(n));
+    run(plain_cluster_selector{}, n);
+    run(plain_cluster_selector{}, static_cast<int>(n));
     run(plain_shared_selector{}, static_cast<int>(n));
     run(stealing_selector{}, n);
   }

@@ -1,7 +1,8 @@
 // ptxw/algorithms/for_each_tiles.h: for_each_canceled's tile form -- CTAs steal tiles of the index space
 // through cluster launch control (hardware on sm_100 and newer, counter_t on sm_90), and inside a
 // tile each thread walks its own indices, the tile's last rounds going to whichever thread is
-// free first. What it is for and where it wins: docs/device.md.
+// free first; or a plain launch of one CTA per tile, CUB's tiles where no round is shared. What it
+// is for and where it wins: docs/device.md.
 #pragma once
 
 #include <ptxw/algorithms/policy.h>
@@ -21,6 +22,13 @@ template <clc::backend_id B>
 inline constexpr bool claims_per_unit =
   clc::detail::row_of<clc::detail::state_backend_t<backend_t<B>>>::value().claims_per_unit;
 
+// The walks' arithmetic: 32 bits where the indices are of a signed 32-bit type, as CUB's offsets
+// (n < 2^31, and a walk steps only to indices below n, or up to a cluster of tiles past it: none
+// wraps), else 64.
+template <class Index, int Rank>
+using walk_index_t = ::cuda::std::conditional_t<Rank == 1 && sizeof(Index) <= 4 && ::cuda::std::is_signed_v<Index>,
+                                                unsigned, unsigned long long>;
+
 // One CTA's walk of the tiles it takes. Tile b is a column of the index space: its round r is the
 // Threads indices from (r * tiles + b) * Threads, so a tile samples the whole range and a hot region
 // is shared by all tiles. Each thread walks its own indices of the first `own` rounds, with no
@@ -28,14 +36,12 @@ inline constexpr bool claims_per_unit =
 // (`pool` indices) go to whichever thread is free first: index j of them is the j-th claim on a
 // shared counter (`claims`, zeroed and published before the first tile). Every thread stops at its
 // first claim beyond them, so a tile takes exactly pool + Threads claims, and the next tile's claims
-// start there. for_each_canceled and for_each_with_state walk their tiles so.
+// start there. for_each_canceled's stolen tiles and plain tiles with shared rounds, and
+// for_each_with_state's tiles, are walked so.
 template <int Threads, class Index, int Rank>
 struct tile_walk
 {
-  // The own rounds' arithmetic: 32 bits where the indices are of a signed 32-bit type, as CUB's
-  // offsets (n < 2^31, and the walk steps only to indices below n: none wraps), else 64.
-  using index_t = ::cuda::std::conditional_t<Rank == 1 && sizeof(Index) <= 4 && ::cuda::std::is_signed_v<Index>,
-                                             unsigned, unsigned long long>;
+  using index_t = walk_index_t<Index, Rank>;
 
   const shape<Rank>& s;
   index_t n;
@@ -85,11 +91,47 @@ struct tile_walk
   }
 };
 
+// A plain launch without shared rounds: CUB's tile, Rounds consecutive rows of Threads indices,
+// thread t running index t of each. Rounds is the policy's, known to the compiler: the plan launched
+// rows / Rounds tiles, rounded up (to whole clusters), so these cover every row once, and a tile
+// beyond the rows starts past n. A tile wholly below n runs its rounds with no test an index, as
+// CUB's full tile; the others test each.
+template <int Threads, int Rounds, class Index, int Rank, class Op>
+__device__ void plain_tile(Op& op, const shape<Rank>& s, unsigned long long count)
+{
+  using index_t       = walk_index_t<Index, Rank>;
+  const index_t n     = static_cast<index_t>(count);
+  const index_t first = static_cast<index_t>(blockIdx.x) * (Rounds * Threads);
+  const index_t i     = first + threadIdx.x;
+  if (first < n && n - first >= Rounds * Threads)
+  {
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r)
+    {
+      invoke<Index>(op, s, i + r * Threads);
+    }
+  }
+  else
+  {
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r)
+    {
+      if (i + r * Threads < n)
+      {
+        invoke<Index>(op, s, i + r * Threads);
+      }
+    }
+  }
+}
+
 // B: the policy's backend_id as an int (nvcc 13.0's host stub cannot name an enum value that is no
 // enumerator, as a backend added by a table row is). Occupancy: the policy's (0: ptxas chooses).
 // Steal false: a plain launch, a CTA per tile, no scheduler code in the kernel; Shares false: no
-// shared rounds, so no claims and no barrier either (the policy's shared_rounds is 0).
-template <int Threads, int Cluster, int B, int Occupancy, bool Steal, bool Shares, class Index, int Rank, class Op>
+// shared rounds, so no claims and no barrier either (the policy's shared_rounds is 0). Rounds: the
+// policy's rounds where a plain launch has no shared rounds (plain_tile), else 0 (tile_walk, with the
+// plan's rounds at run time).
+template <int Threads, int Rounds, int Cluster, int B, int Occupancy, bool Steal, bool Shares, class Index, int Rank,
+          class Op>
 __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_each_kernel(
   shape<Rank> s, unsigned long long n, int rounds, int shared, bool scheduled, Op op,
   clc::context<backend_t<clc::backend_id{B}>> ctx)
@@ -98,35 +140,42 @@ __global__ __launch_bounds__(Threads, Occupancy > 0 ? Occupancy : 1) void for_ea
   // Other architectures of the build never launch it.
   if constexpr (__CUDA_ARCH__ / 10 >= clc::detail::first_sm<clc::backend_id{B}>())
   {
-    __shared__ unsigned claims;
-    if (Shares && shared != 0) // the same in every CTA
+    if constexpr (Rounds > 0)
     {
-      if (threadIdx.x == 0)
-      {
-        claims = 0;
-      }
-      __syncthreads();
-    }
-    tile_walk<Threads, Index, Rank> walk(s, n, ctx.grid().x, rounds - shared,
-                                         Shares ? static_cast<unsigned>(shared) * Threads : 0u, &claims);
-    auto tile = [&](dim3 block) {
-      walk(op, block);
-    };
-    if constexpr (!Steal)
-    {
-      tile(blockIdx);
-    }
-    else if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
-    {
-      tile(blockIdx);
-    }
-    else if constexpr (Cluster == 1)
-    {
-      for_each_canceled_block<1>(ctx, tile);
+      plain_tile<Threads, Rounds, Index>(op, s, n);
     }
     else
     {
-      for_each_canceled_cluster<1>(ctx, tile);
+      __shared__ unsigned claims;
+      if (Shares && shared != 0) // the same in every CTA
+      {
+        if (threadIdx.x == 0)
+        {
+          claims = 0;
+        }
+        __syncthreads();
+      }
+      tile_walk<Threads, Index, Rank> walk(s, n, ctx.grid().x, rounds - shared,
+                                           Shares ? static_cast<unsigned>(shared) * Threads : 0u, &claims);
+      auto tile = [&](dim3 block) {
+        walk(op, block);
+      };
+      if constexpr (!Steal)
+      {
+        tile(blockIdx);
+      }
+      else if (!scheduled) // a CTA per tile, all at once: there is nothing to steal
+      {
+        tile(blockIdx);
+      }
+      else if constexpr (Cluster == 1)
+      {
+        for_each_canceled_block<1>(ctx, tile);
+      }
+      else
+      {
+        for_each_canceled_cluster<1>(ctx, tile);
+      }
     }
   }
 #else
@@ -262,8 +311,8 @@ cudaError_t for_each_tiles(void* (&parts)[3], const shape<Rank>& s, unsigned lon
 {
   constexpr for_each_policy p = policy_at<Selector>(I);
   constexpr auto* kernel =
-    for_each_kernel<p.block_threads, p.cluster, static_cast<int>(p.backend), p.occupancy, p.steal,
-                    p.shared_rounds != 0, Index, Rank, Op>;
+    for_each_kernel<p.block_threads, !p.steal && p.shared_rounds == 0 ? p.rounds : 0, p.cluster,
+                    static_cast<int>(p.backend), p.occupancy, p.steal, p.shared_rounds != 0, Index, Rank, Op>;
   unsigned long long resident = 0; // clusters that fit on the GPU at once, remembered per device
   if (const cudaError_t err = cached_resident_units<kernel>(device, p.block_threads, p.cluster, resident);
       err != cudaSuccess)

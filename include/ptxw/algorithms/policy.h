@@ -99,15 +99,16 @@ constexpr bool operator==(const drain_policy& a, const drain_policy& b)
   return a.block_threads == b.block_threads && a.batch == b.batch;
 }
 
-// The defaults. for_each: chosen on real work (the policy sweep of benchmarks/device_real_work.cu,
-// docs/device.md): a plain launch of one index a thread, the best geometric mean of the sweep --
-// stealing tiles costs the kernel registers and lost to the GPU's block scheduler there. sm_100 and
-// newer take the same, not measured (no such GPU); a stealing policy is one template argument away.
+// The defaults. for_each: chosen on real work (benchmarks/device_real_work.cu, docs/device.md): a
+// plain launch of CUB's tile, two indices a thread 256 apart -- stealing tiles costs the kernel
+// registers and lost to the GPU's block scheduler there, and one index a thread lost to CUB on
+// memory-bound work. sm_100 and newer take the same, not measured (no such GPU); a stealing policy
+// is one template argument away.
 struct for_each_selector
 {
   constexpr for_each_policy operator()(compute_capability) const
   {
-    return {256, 1, 1, clc::backend_id::automatic, 0, 1, 0, false};
+    return {256, 2, 1, clc::backend_id::automatic, 0, 1, 0, false};
   }
 };
 struct reduce_selector

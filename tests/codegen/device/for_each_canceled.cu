@@ -21,8 +21,8 @@ struct mark
   }
 };
 
-template __global__ void ptxw::device::detail::for_each_kernel<512, 1, 0 /* automatic */, 0, true, true, unsigned, 1,
-                                                                mark>(
+template __global__ void ptxw::device::detail::for_each_kernel<512, 0, 1, 0 /* automatic */, 0, true, true, unsigned,
+                                                                1, mark>(
   ptxw::device::shape<1>, unsigned long long, int, int, bool, mark, ptxw::clc::context<ptxw::clc::automatic_t>);
 
 // PTX-LABEL: .entry {{.*}}for_each_kernel
