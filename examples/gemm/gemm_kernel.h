@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(config::threads, 1)
   const int k_tiles = (p.k + config::tile_k - 1) / config::tile_k;
 
   Tensor sA = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a{}); // (BM, BK, stage)
-  Tensor sAh = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a_halves{}); // (BM / 2, BK, 2 stage + half)
+  Tensor sAh = make_tensor(make_smem_ptr(smem.a.begin()), smem_layout_a_halves{}); // (BM / 2, BK, 2 x stage + half)
   Tensor sB = make_tensor(make_smem_ptr(smem.b.begin()), smem_layout_b{}); // (BN, BK, stage)
 
   if (warp == 0)
