@@ -35,7 +35,8 @@
 //       (for work, a ring slot, the lock, the round's barrier) that outlives the sink's bound
 //       instead of hanging (static_list_graph: nothing waits, any grid).
 //   R25 published before read: a pushed task is read only after a release that follows its write;
-//       its runner sees what the block wrote before fork() and the pusher before its push.
+//       its runner sees what the block wrote before fork() and the pusher before its push (with
+//       push_synced: the block before that call); when it may start: publication_v<Method>.
 //   R26 one arrival: a join (tasks/join.h: n tasks, the last to arrive goes on) is arrived at once
 //       by each of the n tasks it was opened for; checked mode reports the others.
 #pragma once

@@ -244,6 +244,32 @@ __global__ void half_a_block(tasks::pool<job, Method> p, unsigned* ran)
   }
 }
 
+// R15 on the task's collective calls: the second warp of the one block leaves holding the task,
+// and the first calls publish() (Synced: push_synced) alone -- reported, as is the next() after it.
+template <class Method, bool Synced>
+__global__ void half_a_block_publishes(tasks::pool<job, Method> p)
+{
+  __shared__ tasks::worker_slot<job, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    auto kids = w.fork(t, 1);
+    if (threadIdx.x >= 32)
+    {
+      return;
+    }
+    if constexpr (Synced)
+    {
+      (void) kids.push_synced(false, job{1});
+    }
+    else
+    {
+      w.publish(kids);
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
 // R20 (taken twice): the owner pops deque 0's newest task (position 3 of 4), then a second taker
 // marks the same entry.
 template <class Method>
@@ -413,6 +439,23 @@ TYPED_TEST(TasksChecked, R15NextNotEveryThreadMade)
   PTXW_CUDA_OK(ran.download(r));
   EXPECT_EQ(r, std::vector<unsigned>(8, 1u)) << "every task once, by block 1";
   EXPECT_EQ(this->pool_->stats().live, 0u);
+}
+
+TYPED_TEST(TasksChecked, R15PublishAndPushSyncedNotEveryThreadMade)
+{
+  for (bool synced : {false, true})
+  {
+    this->make_pool(1);
+    ASSERT_NO_FATAL_FAILURE(this->launch(1, synced ? half_a_block_publishes<TypeParam, true>
+                                                   : half_a_block_publishes<TypeParam, false>));
+    const auto all = this->diag_->read();
+    ASSERT_EQ(all.size(), 2u) << (synced ? "push_synced" : "publish") << ": its report, then next()'s";
+    for (const auto& d : all)
+    {
+      EXPECT_EQ(d.rule, static_cast<unsigned>(ptxw::rule::uniform_call)) << ptxw::checked::describe(d);
+      EXPECT_EQ(d.detail, 32u) << "the threads that called";
+    }
+  }
 }
 
 // The deques and shared queues wait for work while a task is live; the static list's blocks wait

@@ -334,4 +334,141 @@ TYPED_TEST(TasksContract, WrittenBeforeForkIsVisibleToTheChildren)
   PTXW_CUDA_OK(bad.download(b));
   EXPECT_EQ(b[0], 0u) << "children read parts of their parent's data not yet visible";
 }
+
+// R25 for what the block writes after the fork: every thread writes its part of what the children
+// read, the second warp late (after a sleep longer than a take by an idle block), and two threads
+// that are not the leader push with push_synced, in the first warp. Each child's block reads every
+// part: the barrier in push_synced makes them visible on every method (the shared queues' children
+// start at their push: without it they would read the second warp's parts before they are written).
+constexpr unsigned kLateWriteNs = 20000;
+
+template <class Method>
+__global__ void written_before_push_synced(tasks::pool<node, Method> p, unsigned* parts, unsigned* bad,
+                                           unsigned max_depth)
+{
+  __shared__ tasks::worker_slot<node, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    if (n.id != 0)
+    {
+      const unsigned parent = (n.id - 1) / 2, part = (threadIdx.x + 17) % kParts;
+      if (parts[parent * kParts + part] != parent * 1000u + part + 1)
+      {
+        atomicAdd(bad, 1u);
+      }
+    }
+    auto kids = w.fork(t, 2);
+    if (threadIdx.x >= 32)
+    {
+      __nanosleep(kLateWriteNs);
+    }
+    parts[n.id * kParts + threadIdx.x] = n.id * 1000u + threadIdx.x + 1;
+    const bool has   = (threadIdx.x == 1 || threadIdx.x == 2) && n.depth < max_depth;
+    const node child = {2 * n.id + threadIdx.x, n.depth + 1};
+    if (kids.push_synced(has, child) == tasks::push_result::full)
+    {
+      (void) kids.keep(child); // 512 holds a level of this tree
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+TYPED_TEST(TasksContract, WrittenBeforePushSyncedIsVisibleToTheChildren)
+{
+  constexpr unsigned kDepth = 8; // 511 tasks
+  DeviceBuffer<unsigned> parts, bad;
+  PTXW_CUDA_OK(parts.allocate(std::size_t(1u << (kDepth + 1)) * kParts));
+  PTXW_CUDA_OK(bad.allocate_zeroed(1));
+  tasks::pool_host<node, TypeParam> pool(512);
+  pool.seed(node{0, 0});
+  for (int launch = 0; launch < 5; ++launch)
+  {
+    PTXW_CUDA_OK(parts.fill_bytes(0));
+    pool.launch(written_before_push_synced<TypeParam>, kParts, 0, 0, parts.get(), bad.get(), kDepth);
+    PTXW_LAUNCH_OK();
+    ASSERT_EQ(pool.stats().tasks_run, (1u << (kDepth + 1)) - 1) << "launch " << launch;
+  }
+  std::vector<unsigned> b;
+  PTXW_CUDA_OK(bad.download(b));
+  EXPECT_EQ(b[0], 0u) << "children read parts their parent's block wrote before push_synced, not yet visible";
+}
+
+// When a child may start (publication_v): the root pushes two children, calls publish(), and waits
+// up to 200 ms for other blocks to run them before it retires. They do on the shared queues (each
+// push published them) and on the deques (publish() did); the static lists publish at the round's
+// end, which this task holds back, so there they have not run when it retires.
+__device__ inline unsigned long long globaltimer_ns()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+template <class Method>
+__global__ void published_before_retire(tasks::pool<node, Method> p, unsigned* ran, unsigned* seen_before_retire)
+{
+  __shared__ tasks::worker_slot<node, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    const node n = *t;
+    auto kids    = w.fork(t, 2);
+    if (n.id == 0 && threadIdx.x < 2)
+    {
+      (void) kids.push(node{1 + threadIdx.x, 1}); // a queue of 16 has room
+    }
+    w.publish(kids);
+    if (n.id == 0 && threadIdx.x == 0)
+    {
+      const unsigned long long start = globaltimer_ns();
+      const volatile unsigned* v     = ran;
+      while ((v[1] == 0 || v[2] == 0) && globaltimer_ns() - start < 200'000'000ull)
+      {
+        __nanosleep(1000);
+      }
+      *seen_before_retire = v[1] + v[2];
+    }
+    if (n.id != 0 && threadIdx.x == 0)
+    {
+      atomicExch(&ran[n.id], 1u);
+    }
+    w.retire(std::move(t), std::move(kids));
+  }
+}
+
+TYPED_TEST(TasksContract, PublishedChildrenRunBeforeTheirParentRetires)
+{
+  DeviceBuffer<unsigned> ran, seen;
+  PTXW_CUDA_OK(ran.allocate_zeroed(3));
+  PTXW_CUDA_OK(seen.allocate_zeroed(1));
+  tasks::pool_host<node, TypeParam> pool(16);
+  pool.seed(node{0, 0});
+  pool.launch(published_before_retire<TypeParam>, 64, 0, 0, ran.get(), seen.get());
+  PTXW_LAUNCH_OK();
+  EXPECT_EQ(pool.stats().tasks_run, 3u);
+  std::vector<unsigned> r, s;
+  PTXW_CUDA_OK(ran.download(r));
+  PTXW_CUDA_OK(seen.download(s));
+  EXPECT_EQ(r[1] + r[2], 2u) << "a child did not run";
+  const bool at_round_end = tasks::publication_v<TypeParam> == tasks::publication::at_round_end;
+  EXPECT_EQ(s[0], at_round_end ? 0u : 2u)
+    << (at_round_end ? "a static list's children ran before the round's end"
+                     : "children pushed and published did not run in other blocks while their parent waited");
+}
+
+// The publication of each method, as docs/task-queues.md states it.
+TEST(TasksContractHost, PublicationPerMethod)
+{
+  using tasks::publication;
+  static_assert(tasks::publication_v<tasks::stealing> == publication::at_publish);
+  static_assert(tasks::publication_v<tasks::stealing_deques<tasks::one_word>> == publication::at_publish);
+  static_assert(tasks::publication_v<tasks::lockfree_queue<tasks::ticket_ring>> == publication::at_push);
+  static_assert(tasks::publication_v<tasks::lockfree_queue<tasks::nil_slots>> == publication::at_push);
+  static_assert(tasks::publication_v<tasks::locked_queue> == publication::at_push);
+  static_assert(tasks::publication_v<tasks::static_list> == publication::at_round_end);
+  static_assert(tasks::publication_v<tasks::static_list_graph> == publication::at_round_end);
+  SUCCEED();
+}
 } // namespace

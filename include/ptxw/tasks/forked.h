@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ptxw/claim/engine.h>
+#include <ptxw/inter_block/checks.h>
 #include <ptxw/isa/global.h>
 #include <ptxw/tasks/checks.h>
 #include <ptxw/tasks/join.h>
@@ -105,6 +106,25 @@ public:
     atomicSub(&counts_[1], 1u);
     atomicAdd(&counts_[2], 1u);
     return push_result::full;
+  }
+
+  // Every thread together: each thread whose `has` is true pushes its child, as push() does, after
+  // a barrier, so that every child sees everything the block wrote before this call, on every method
+  // (R25; push() alone carries only its thread's writes to a child that starts at once). The
+  // barrier is there only where a push publishes (publication_v<Method> == at_push); elsewhere the
+  // publication's barrier already orders the block's writes before the children (checked builds
+  // still count the callers, R15). A thread without a child gets pushed: it had nothing to push.
+  __device__ push_result push_synced(bool has, const T& child)
+  {
+    if constexpr (checked::on || publication_v<Method> == publication::at_push)
+    {
+      if (!detail::queue_barrier(carried(), counts_, " (a task pool's push_synced() not every thread of the block "
+                                                     "made; barrier/slot: the worker slot, detail: how many did)"))
+      {
+        return has ? push_result::full : push_result::pushed;
+      }
+    }
+    return has ? push(child) : push_result::pushed;
   }
 
   // Any thread(s): keep the child in this block, which runs it before taking other work (the

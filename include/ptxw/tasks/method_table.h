@@ -107,6 +107,24 @@ template <class Method>
 inline constexpr bool ends_each_round_v =
   detail::tasks::row_or_default<Method>().launch == detail::tasks::launch_form::round_graph;
 
+// When a pushed child may start in another block (R25), by where the method's memory is:
+//   at_push      the shared queues (one_queue): each push publishes its child;
+//   at_publish   the deques (deque_per_block): owner_end::publish, or retire, publishes the children
+//                pushed before it, with one release by the block's leader after a barrier;
+//   at_round_end the static lists (round_lists): the round's end publishes the round's pushes.
+// A type without a row: at_push.
+enum class publication : int
+{
+  at_push,
+  at_publish,
+  at_round_end
+};
+template <class Method>
+inline constexpr publication publication_v =
+  detail::tasks::row_or_default<Method>().memory == detail::tasks::memory_layout::deque_per_block ? publication::at_publish
+  : detail::tasks::row_or_default<Method>().memory == detail::tasks::memory_layout::round_lists ? publication::at_round_end
+                                                                                               : publication::at_push;
+
 // Whether a method is per-block deques with stealing: thief ends (owner_end::victim), a capacity
 // per block's deque, and a LIFO owner -- what a kernel may size its forks by. False for a type
 // without a row.

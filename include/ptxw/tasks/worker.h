@@ -33,7 +33,7 @@ class worker_slot
   detail::claim::handover<record> records_;
   detail::tasks::storage<T> kept_[Keep];
   ::cuda::std::uint32_t kept_count_;
-  ::cuda::std::uint32_t pushes_[3]; // this task's: positions drawn, children pushed, pushes full
+  ::cuda::std::uint32_t pushes_[4]; // this task's: positions drawn, children pushed, pushes full, published
 
   template <class U, class M, unsigned K>
   friend class owner_end;
@@ -51,6 +51,11 @@ class owner_end
   using backend = detail::tasks::backend<T, Method>;
   using slot_t  = worker_slot<T, Method, Keep>;
   using record  = typename slot_t::record;
+  // The row's publication (R25) is what the protocol does: a method counts its children at fork
+  // exactly when its pushes publish at once.
+  static_assert(backend::counts_at_fork == (publication_v<Method> == publication::at_push),
+                PTXW_RULE(R25) "a method's pushes publish at once (counts_at_fork) exactly when its row's memory "
+                               "is one_queue (publication_v)");
 
   pool<T, Method> pool_;
   slot_t* slot_;
@@ -78,7 +83,7 @@ class owner_end
   // tasks are live; r.present = 0 once the pool is finished.
   __device__ void lead_next(record& r)
   {
-    slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
+    slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
     if (slot_->kept_count_ != 0)
     {
       r.value = slot_->kept_[--slot_->kept_count_];
@@ -153,7 +158,7 @@ class owner_end
     record& r = slot_->records_.buffer[buffer_];
     if (detail::claim::leads())
     {
-      slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = 0;
+      slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
       detail::tasks::entry<T> e;
       r.present = 0;
       if (backend::steal(pool_, local_, victim, e, counts_))
@@ -219,14 +224,43 @@ public:
     return forked<T, Method>(pool_, room_, slot_->pushes_, slot_->kept_, &slot_->kept_count_, Keep, n);
   }
 
-  // Every thread together: end t with its children. Publishes the pushes (stealing: one release of
-  // bottom), counts the kept ones, returns the unused reservations; t is consumed (R20).
+  // Every thread together, holding kids: publish the children pushed so far where the method can
+  // (publication_v<Method> == at_publish: one release of bottom, as retire's, after a barrier), so
+  // other blocks may run them while this task goes on, and they see everything the block wrote
+  // before this call (R25). Elsewhere a barrier only: the shared queues published each child at its
+  // push, the static lists publish at the round's end. Pushes after it are published by retire.
+  __device__ void publish(forked<T, Method>& kids)
+  {
+    if (!detail::queue_barrier(pool_.sink_, slot_, " (a task pool's publish() not every thread of the block made; "
+                                                    "barrier/slot: the worker slot, detail: how many did)"))
+    {
+      return;
+    }
+    if constexpr (publication_v<Method> == publication::at_publish)
+    {
+      if (detail::claim::leads())
+      {
+        const ::cuda::std::uint32_t fresh = slot_->pushes_[1] - slot_->pushes_[3];
+        if (fresh != 0) // counted live before they are published, as at retire
+        {
+          detail::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(fresh));
+          backend::publish(pool_, local_, fresh);
+          slot_->pushes_[3] += fresh;
+        }
+      }
+    }
+    (void) kids;
+  }
+
+  // Every thread together: end t with its children. Publishes the pushes not yet published
+  // (stealing: one release of bottom), counts the kept ones, returns the unused reservations; t is
+  // consumed (R20).
   __device__ void retire(task<T>&& t, forked<T, Method>&& kids)
   {
     __syncthreads(); // every push and keep of the task is written
     if (detail::claim::leads())
     {
-      const ::cuda::std::uint32_t pushed = slot_->pushes_[1];
+      const ::cuda::std::uint32_t pushed = slot_->pushes_[1] - slot_->pushes_[3];
       const ::cuda::std::uint32_t kept   = slot_->kept_count_ < Keep ? slot_->kept_count_ : Keep;
       slot_->kept_count_                 = kept;
       const long long delta = static_cast<long long>(pushed) + (kept - kept_at_take_) - 1
