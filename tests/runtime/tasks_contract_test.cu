@@ -471,4 +471,38 @@ TEST(TasksContractHost, PublicationPerMethod)
   static_assert(tasks::publication_v<tasks::static_list_graph> == publication::at_round_end);
   SUCCEED();
 }
+
+// R24 in either build: block 0 loses a task (its ticket ends unretired), which stays live. With a
+// sink attached every wait of the other workers ends at its bound, the launch returns, and live
+// counts the lost task (checked builds also report it: TasksChecked/*.R20TicketEndedWithoutRetire). The
+// static lists count no live tasks: a lost task ends nothing but itself there, so they finish.
+template <class Method>
+__global__ void loses_a_task(tasks::pool<node, Method> p, unsigned lost)
+{
+  __shared__ tasks::worker_slot<node, Method> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (t->id == lost)
+    {
+      continue;
+    }
+    w.retire(std::move(t));
+  }
+}
+
+TYPED_TEST(TasksContract, ALostTaskEndsTheLaunchAtTheSinksBound)
+{
+  ptxw::checked::diagnostics diag(256, 20'000'000); // waits of 20 ms
+  tasks::pool_host<node, TypeParam> pool(16);
+  pool.attach(diag.device_sink());
+  for (unsigned i = 0; i < 8; ++i)
+  {
+    pool.seed(node{i, 0});
+  }
+  pool.launch(tasks::blocks{4}, loses_a_task<TypeParam>, 64, 0, 0, 5u);
+  PTXW_LAUNCH_OK();
+  EXPECT_EQ(pool.stats().tasks_run, 8u);
+  EXPECT_EQ(pool.stats().live, tasks::publication_v<TypeParam> == tasks::publication::at_round_end ? 0u : 1u);
+}
 } // namespace

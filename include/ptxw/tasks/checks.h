@@ -1,5 +1,6 @@
 // ptxw/tasks/checks.h: checked mode's half of the task-pool rules, as hooks the worker
-// (tasks/worker.h) and the methods call at each step. With PTXW_CHECKED=0 each hook is nothing.
+// (tasks/worker.h) and the methods call at each step. With PTXW_CHECKED=0 each hook is nothing but
+// the waits' bound, where a sink is attached (outlived).
 //
 //   lost_ticket       R20: a ticket ended without retire (a lost task; detail: its id)
 //   mark_taken        R20: a task taken twice (per-entry taken mark; detail: its id)
@@ -107,10 +108,16 @@ __device__ inline void second_owner([[maybe_unused]] unsigned long long* owner, 
 }
 
 // R24: true once a wait that began at `start` (0 until the first failed try sets it) has outlived
-// the sink's bound. Unchecked builds never give up.
-__device__ inline bool outlived([[maybe_unused]] unsigned long long& start, [[maybe_unused]] const checked::sink* sink)
+// the sink's bound (checked builds without a sink: the default bound). Unchecked builds bound their
+// waits only where the pool has a sink (pool_host::attach): a task may legitimately run longer than
+// any bound the library would choose, so there the bound is the user's; without one a lost task
+// keeps every worker waiting and the kernel never returns.
+__device__ inline bool outlived(unsigned long long& start, const checked::sink* sink)
 {
-#if PTXW_CHECKED
+  if (!checked::on && sink == nullptr)
+  {
+    return false;
+  }
   const unsigned long long now = checked::now_ns();
   if (start == 0)
   {
@@ -118,13 +125,10 @@ __device__ inline bool outlived([[maybe_unused]] unsigned long long& start, [[ma
     return false;
   }
   return now - start > checked::timeout_ns(sink);
-#else
-  return false;
-#endif
 }
 
-// R24, the leader's wait for work: true while it may go on waiting. Checked builds report a wait
-// longer than the sink's bound (detail: the live count seen, low word) and stop waiting.
+// R24, the leader's wait for work: true while it may go on waiting. A wait longer than the bound
+// (outlived) stops; checked builds report it (detail: the live count seen, low word).
 __device__ inline bool may_wait(unsigned long long& start, [[maybe_unused]] unsigned long long live,
                                 [[maybe_unused]] const checked::sink* sink)
 {
@@ -143,8 +147,8 @@ __device__ inline bool may_wait(unsigned long long& start, [[maybe_unused]] unsi
 // R24, a wait on one word of a pool for `awaited` (a ring slot's turn, the lock, the round's
 // barrier): true while it may go on. Such a wait ends when other workers finish a step they began
 // (a push that drew its position, a take that is reading, the lock's holder, the round's tasks);
-// checked builds report one that does not (address: the word's, low bits; phase: the value
-// awaited, low word; detail: the value seen) and stop waiting.
+// one that does not stops at the bound (outlived); checked builds report it (address: the word's,
+// low bits; phase: the value awaited, low word; detail: the value seen).
 __device__ inline bool may_wait_on(unsigned long long& start, [[maybe_unused]] const void* word,
                                    [[maybe_unused]] unsigned long long awaited,
                                    [[maybe_unused]] unsigned long long seen, [[maybe_unused]] const checked::sink* sink)
@@ -162,8 +166,8 @@ __device__ inline bool may_wait_on(unsigned long long& start, [[maybe_unused]] c
   return false;
 }
 
-// Until an ld.acquire of *word reads `value`, sleeping sleep_ns between reads; false where checked
-// mode gave up (may_wait_on reported it).
+// Until an ld.acquire of *word reads `value`, sleeping sleep_ns between reads; false where the
+// wait gave up at its bound (may_wait_on).
 template <class W>
 __device__ bool wait_until(const W* word, W value, unsigned sleep_ns, const checked::sink* sink)
 {

@@ -146,7 +146,8 @@ extern "C" __global__ void ptxw_locked_take(ptxw::tasks::pool<unsigned, locked> 
 // SASS-NOT:   {{LDG|ATOMG}}
 // SASS:       STG.E.STRONG.GPU
 
-// The lock's try, then its retry after a sleep; the entry and the end inside; the release last.
+// The lock's try, then its retry after a sleep (between them the one load of the wait's bound, the
+// attached sink's timeout at +0x18, R24); the entry and the end inside; the release last.
 // SASS-LABEL: Function : ptxw_locked_push
 // SASS-NOT:   {{LDG|STG}}
 // SASS:       MEMBAR.ALL.GPU ;
@@ -154,6 +155,8 @@ extern "C" __global__ void ptxw_locked_take(ptxw::tasks::pool<unsigned, locked> 
 // SASS-NEXT:  CGAERRBAR ;
 // SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
 // SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       LDG.E.64 R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64+0x18] ;
 // SASS-NOT:   {{LDG|STG}}
 // SASS:       NANOSLEEP 0x20 ;
 // SASS-NEXT:  MEMBAR.ALL.GPU ;
@@ -177,6 +180,8 @@ extern "C" __global__ void ptxw_locked_take(ptxw::tasks::pool<unsigned, locked> 
 // SASS-NEXT:  CGAERRBAR ;
 // SASS-NEXT:  ATOMG.E.CAS.STRONG.GPU
 // SASS-NEXT:  CCTL.IVALL ;
+// SASS-NOT:   {{LDG|STG}}
+// SASS:       LDG.E.64 R{{[0-9]+}}, desc[UR{{[0-9]+}}][R{{[0-9]+}}.64+0x18] ;
 // SASS-NOT:   {{LDG|STG}}
 // SASS:       NANOSLEEP 0x20 ;
 // SASS-NEXT:  MEMBAR.ALL.GPU ;

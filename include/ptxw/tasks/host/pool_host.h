@@ -128,7 +128,9 @@ public:
   {
     faults_ = f;
   }
-  // Checked mode reports into this sink instead of trapping.
+  // Checked mode reports into this sink instead of trapping. In either mode its timeout bounds every
+  // wait of the pool's workers (R24): a launch whose task was lost returns, and stats().live counts
+  // the tasks it left. Unchecked builds without a sink wait without a bound.
   void attach(const checked::sink* sink)
   {
     sink_ = sink;
