@@ -315,24 +315,34 @@ __global__ void written_before_fork(tasks::pool<node, Method> p, unsigned* parts
   }
 }
 
-TYPED_TEST(TasksContract, WrittenBeforeForkIsVisibleToTheChildren)
+// `launches` launches of a parts kernel (pool, parts, bad, max_depth) on the binary tree of depth
+// `depth` through a queue of 512 (a level of it): every task once each time; `unseen` is how many
+// parts the children read before they were visible.
+template <class Method, class Kernel>
+void run_parts_tree(Kernel kernel, unsigned depth, int launches, unsigned& unseen)
 {
-  constexpr unsigned kDepth = 9; // 1023 tasks
   DeviceBuffer<unsigned> parts, bad;
-  PTXW_CUDA_OK(parts.allocate(std::size_t(1u << (kDepth + 1)) * kParts));
+  PTXW_CUDA_OK(parts.allocate(std::size_t(1u << (depth + 1)) * kParts));
   PTXW_CUDA_OK(bad.allocate_zeroed(1));
-  tasks::pool_host<node, TypeParam> pool(512);
+  tasks::pool_host<node, Method> pool(512);
   pool.seed(node{0, 0});
-  for (int launch = 0; launch < 10; ++launch)
+  for (int launch = 0; launch < launches; ++launch)
   {
     PTXW_CUDA_OK(parts.fill_bytes(0));
-    pool.launch(written_before_fork<TypeParam>, kParts, 0, 0, parts.get(), bad.get(), kDepth);
+    pool.launch(kernel, kParts, 0, 0, parts.get(), bad.get(), depth);
     PTXW_LAUNCH_OK();
-    ASSERT_EQ(pool.stats().tasks_run, (1u << (kDepth + 1)) - 1) << "launch " << launch;
+    ASSERT_EQ(pool.stats().tasks_run, (1u << (depth + 1)) - 1) << "launch " << launch;
   }
   std::vector<unsigned> b;
   PTXW_CUDA_OK(bad.download(b));
-  EXPECT_EQ(b[0], 0u) << "children read parts of their parent's data not yet visible";
+  unseen = b[0];
+}
+
+TYPED_TEST(TasksContract, WrittenBeforeForkIsVisibleToTheChildren)
+{
+  unsigned unseen = 0;
+  ASSERT_NO_FATAL_FAILURE(run_parts_tree<TypeParam>(written_before_fork<TypeParam>, 9, 10, unseen)); // 1023 tasks
+  EXPECT_EQ(unseen, 0u) << "children read parts of their parent's data not yet visible";
 }
 
 // R25 for what the block writes after the fork: every thread writes its part of what the children
@@ -377,22 +387,9 @@ __global__ void written_before_push_synced(tasks::pool<node, Method> p, unsigned
 
 TYPED_TEST(TasksContract, WrittenBeforePushSyncedIsVisibleToTheChildren)
 {
-  constexpr unsigned kDepth = 8; // 511 tasks
-  DeviceBuffer<unsigned> parts, bad;
-  PTXW_CUDA_OK(parts.allocate(std::size_t(1u << (kDepth + 1)) * kParts));
-  PTXW_CUDA_OK(bad.allocate_zeroed(1));
-  tasks::pool_host<node, TypeParam> pool(512);
-  pool.seed(node{0, 0});
-  for (int launch = 0; launch < 5; ++launch)
-  {
-    PTXW_CUDA_OK(parts.fill_bytes(0));
-    pool.launch(written_before_push_synced<TypeParam>, kParts, 0, 0, parts.get(), bad.get(), kDepth);
-    PTXW_LAUNCH_OK();
-    ASSERT_EQ(pool.stats().tasks_run, (1u << (kDepth + 1)) - 1) << "launch " << launch;
-  }
-  std::vector<unsigned> b;
-  PTXW_CUDA_OK(bad.download(b));
-  EXPECT_EQ(b[0], 0u) << "children read parts their parent's block wrote before push_synced, not yet visible";
+  unsigned unseen = 0;
+  ASSERT_NO_FATAL_FAILURE(run_parts_tree<TypeParam>(written_before_push_synced<TypeParam>, 8, 5, unseen)); // 511
+  EXPECT_EQ(unseen, 0u) << "children read parts their parent's block wrote before push_synced, not yet visible";
 }
 
 // When a child may start (publication_v): the root pushes two children, calls publish(), and waits

@@ -21,7 +21,8 @@ template <class T, class Method, unsigned Keep>
 class worker_slot
 {
   static_assert(Keep >= 1, PTXW_RULE(R23) "a worker slot keeps at least one child (Keep >= 1)");
-  using room = typename detail::tasks::backend<T, Method>::room;
+  using room  = typename detail::tasks::backend<T, Method>::room;
+  using local = typename detail::tasks::backend<T, Method>::local;
   struct record
   {
     detail::tasks::storage<T> value;
@@ -34,6 +35,10 @@ class worker_slot
   detail::tasks::storage<T> kept_[Keep];
   ::cuda::std::uint32_t kept_count_;
   ::cuda::std::uint32_t pushes_[4]; // this task's: positions drawn, children pushed, pushes full, published
+  // The leader's state, here rather than in owner_end: registers are allocated to every thread, and
+  // this lives through the whole task loop, the user's work included.
+  local local_; // the method's registers of the leader (open, take, reserve, publish, close)
+  counters counts_; // the leader's, summed into the pool's when its worker ends
 
   template <class U, class M, unsigned K>
   friend class owner_end;
@@ -59,8 +64,6 @@ class owner_end
 
   pool<T, Method> pool_;
   slot_t* slot_;
-  typename backend::local local_{}; // the leader's
-  counters counts_{}; // the leader's
   typename backend::room room_{}; // the current task's
   const join_point* joined_ = nullptr; // the join the current task arrived at last (the leader's, R26)
   ::cuda::std::uint32_t buffer_ = 0, kept_at_take_ = 0;
@@ -74,7 +77,8 @@ class owner_end
   {
     if (detail::claim::leads())
     {
-      backend::open(pool_, local_);
+      backend::open(pool_, slot_->local_);
+      slot_->counts_     = counters{};
       slot_->kept_count_ = 0;
     }
   }
@@ -94,7 +98,7 @@ class owner_end
     unsigned long long since = 0;
     for (unsigned backoff = 32;; backoff = backoff < 4096u ? 2 * backoff : backoff)
     {
-      const detail::tasks::taken k = backend::take(pool_, local_, e, counts_);
+      const detail::tasks::taken k = backend::take(pool_, slot_->local_, e, slot_->counts_);
       if (k == detail::tasks::taken::got)
       {
         break;
@@ -117,9 +121,9 @@ class owner_end
   {
     r.present = 1;
     r.id      = id;
-    r.where   = backend::reserve(pool_, local_);
+    r.where   = backend::reserve(pool_, slot_->local_);
     r.kept    = slot_->kept_count_;
-    ++counts_.tasks_run;
+    ++slot_->counts_.tasks_run;
   }
 
   // Every thread: the record the leader wrote, as a ticket.
@@ -142,14 +146,15 @@ class owner_end
   // The leader, once the pool is finished: its counts into the pool's.
   __device__ void lead_finish()
   {
-    counters& sum = pool_.state_->sum;
-    atomicAdd(&sum.tasks_run, counts_.tasks_run);
-    atomicAdd(&sum.steals_tried, counts_.steals_tried);
-    atomicAdd(&sum.steals_won, counts_.steals_won);
-    atomicAdd(&sum.failed_cas, counts_.failed_cas);
-    atomicAdd(&sum.kept, counts_.kept);
-    atomicAdd(&sum.full, counts_.full);
-    backend::close(pool_, local_);
+    counters& sum     = pool_.state_->sum;
+    const counters& c = slot_->counts_;
+    atomicAdd(&sum.tasks_run, c.tasks_run);
+    atomicAdd(&sum.steals_tried, c.steals_tried);
+    atomicAdd(&sum.steals_won, c.steals_won);
+    atomicAdd(&sum.failed_cas, c.failed_cas);
+    atomicAdd(&sum.kept, c.kept);
+    atomicAdd(&sum.full, c.full);
+    backend::close(pool_, slot_->local_);
   }
 
   // Every thread: one steal from the victim's deque, as next() hands a task over (thief_end::steal).
@@ -161,7 +166,7 @@ class owner_end
       slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
       detail::tasks::entry<T> e;
       r.present = 0;
-      if (backend::steal(pool_, local_, victim, e, counts_))
+      if (backend::steal(pool_, slot_->local_, victim, e, slot_->counts_))
       {
         r.value.store(e.value);
         lead_took(r, detail::tasks::id_of(e));
@@ -215,11 +220,14 @@ public:
   {
     if constexpr (backend::counts_at_fork) // its pushes publish at once: count them first
     {
-      if (detail::claim::leads())
+      if (n != 0) // the block's n (every thread together): a fork of none has no push to precede
       {
-        detail::isa::add_relaxed(&pool_.state_->live, n);
+        if (detail::claim::leads())
+        {
+          detail::isa::add_relaxed(&pool_.state_->live, n);
+        }
+        __syncthreads();
       }
-      __syncthreads();
     }
     return forked<T, Method>(pool_, room_, slot_->pushes_, slot_->kept_, &slot_->kept_count_, Keep, n);
   }
@@ -244,7 +252,7 @@ public:
         if (fresh != 0) // counted live before they are published, as at retire
         {
           detail::isa::add_release(&pool_.state_->live, static_cast<unsigned long long>(fresh));
-          backend::publish(pool_, local_, fresh);
+          backend::publish(pool_, slot_->local_, fresh);
           slot_->pushes_[3] += fresh;
         }
       }
@@ -280,9 +288,9 @@ public:
           detail::isa::add_release(&pool_.state_->live, d);
         }
       }
-      backend::publish(pool_, local_, pushed);
-      counts_.kept += kept - kept_at_take_;
-      counts_.full += slot_->pushes_[2];
+      backend::publish(pool_, slot_->local_, pushed);
+      slot_->counts_.kept += kept - kept_at_take_;
+      slot_->counts_.full += slot_->pushes_[2];
     }
     t.present_  = false;
     kids.open_ = false;
