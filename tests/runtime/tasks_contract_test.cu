@@ -283,6 +283,20 @@ TYPED_TEST(TasksContract, OverflowingTreeIsFullNeverLost)
 // thread another thread's) -- written before the fork, so visible to the child on every method.
 constexpr unsigned kParts = 64;
 
+// Every thread of a child's block: one part of its parent's (another thread's), counted in `bad`
+// where it is not the value the parent wrote.
+__device__ inline void check_parent_part(const node& n, const unsigned* parts, unsigned* bad)
+{
+  if (n.id != 0)
+  {
+    const unsigned parent = (n.id - 1) / 2, part = (threadIdx.x + 17) % kParts;
+    if (parts[parent * kParts + part] != parent * 1000u + part + 1)
+    {
+      atomicAdd(bad, 1u);
+    }
+  }
+}
+
 template <class Method>
 __global__ void written_before_fork(tasks::pool<node, Method> p, unsigned* parts, unsigned* bad, unsigned max_depth)
 {
@@ -291,14 +305,7 @@ __global__ void written_before_fork(tasks::pool<node, Method> p, unsigned* parts
   while (auto t = w.next())
   {
     const node n = *t;
-    if (n.id != 0)
-    {
-      const unsigned parent = (n.id - 1) / 2, part = (threadIdx.x + 17) % kParts;
-      if (parts[parent * kParts + part] != parent * 1000u + part + 1)
-      {
-        atomicAdd(bad, 1u);
-      }
-    }
+    check_parent_part(n, parts, bad);
     parts[n.id * kParts + threadIdx.x] = n.id * 1000u + threadIdx.x + 1;
     auto kids = w.fork(t, 2);
     if (threadIdx.x == kParts - 1 && n.depth < max_depth)
@@ -361,14 +368,7 @@ __global__ void written_before_push_synced(tasks::pool<node, Method> p, unsigned
   while (auto t = w.next())
   {
     const node n = *t;
-    if (n.id != 0)
-    {
-      const unsigned parent = (n.id - 1) / 2, part = (threadIdx.x + 17) % kParts;
-      if (parts[parent * kParts + part] != parent * 1000u + part + 1)
-      {
-        atomicAdd(bad, 1u);
-      }
-    }
+    check_parent_part(n, parts, bad);
     auto kids = w.fork(t, 2);
     if (threadIdx.x >= 32)
     {
