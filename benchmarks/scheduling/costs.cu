@@ -1,4 +1,4 @@
-// Where the time between the bound and a scheduler goes: the costs docs/scheduling.md cites,
+// Where the time between the bound and a scheduler goes: the costs docs/scheduling.md and docs/clc.md cite,
 // each measured on its own, in one run.
 //
 //   build/benchmarks/ptxw_bench_sched_costs
@@ -10,6 +10,11 @@
 //    the work and in wait()+decode(), per block, under the scheduling benchmark's load (a full GPU
 //    of 128-thread CTAs, one warp of each spinning on clock64 for the block's cost) -- and with
 //    work that sleeps (__nanosleep) for its cost instead, which leaves the issue slots free.
+// 3. A CTA's warps that finish early: how many 256-thread CTAs an SM holds at once when one warp of
+//    each works longer than the others, against the occupancy calculator's figure, when the others
+//    leave and when they wait at a barrier -- what a plain launch gains on work whose threads finish
+//    at very different times, and a persistent CTA, whose warps wait for its next block, does not
+//    (docs/clc.md).
 #include "../harness.h"
 #include "work.cuh"
 
@@ -17,7 +22,9 @@
 #include <ptxw/clc/host/scheduler.h>
 #include <ptxw/core/device_array.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -103,6 +110,80 @@ __global__ void __launch_bounds__(128) by_hand(long long cycles, bool sleep, ptx
   }
 }
 
+__device__ __forceinline__ unsigned long long global_ns()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+struct cta_span
+{
+  unsigned long long start, end;
+  unsigned sm;
+};
+
+// Warp 0 spins for `cycles`, the other warps for `rest` and then leave -- or, with `barrier`, wait
+// for warp 0 at a barrier, as a persistent CTA's warps wait for its next block. Thread 0 (warp 0's:
+// the last to leave) writes its CTA's SM and its first and last instant.
+__global__ void uneven(long long cycles, long long rest, bool barrier, cta_span* spans)
+{
+  __shared__ unsigned long long start;
+  if (threadIdx.x == 0)
+  {
+    start = global_ns();
+  }
+  __syncthreads();
+  const long long mine = threadIdx.x < 32 ? cycles : rest; // not sched::spin: its barrier is the question
+  for (const long long t0 = clock64(); clock64() - t0 < mine;)
+  {
+  }
+  if (barrier)
+  {
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+  {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    spans[blockIdx.x] = {start, global_ns(), sm};
+  }
+}
+
+// The CTAs an SM held at once, from the CTAs' spans: the mean over the SMs of each SM's CTA time
+// over its busy time, and the most at any instant.
+std::pair<double, unsigned> at_once(const std::vector<cta_span>& spans, int sms)
+{
+  double mean   = 0;
+  unsigned most = 0;
+  for (int sm = 0; sm < sms; ++sm)
+  {
+    std::vector<std::pair<unsigned long long, int>> edges;
+    unsigned long long first = ~0ull, last = 0;
+    double held = 0;
+    for (const cta_span& s : spans)
+    {
+      if (static_cast<int>(s.sm) == sm)
+      {
+        edges.push_back({s.start, 1});
+        edges.push_back({s.end, -1});
+        first = std::min(first, s.start);
+        last  = std::max(last, s.end);
+        held += static_cast<double>(s.end - s.start);
+      }
+    }
+    std::sort(edges.begin(), edges.end()); // an end before a start at the same instant
+    int now = 0;
+    for (const auto& e : edges)
+    {
+      now += e.second;
+      most = std::max(most, static_cast<unsigned>(now));
+    }
+    mean += last > first ? held / static_cast<double>(last - first) / sms : 0;
+  }
+  return {mean, most};
+}
+
 template <class Backend>
 void request_phases(const char* name, unsigned blocks, double us, bool sleep, double mhz, ptxw::clc::scheduler& sched)
 {
@@ -157,6 +238,30 @@ int main()
       request_phases<ptxw::clc::counter_t>("counter_t", 200000, us, sleep, mhz, sched);
       request_phases<ptxw::clc::emulated_t>("emulated_t", 200000, us, sleep, mhz, sched);
     }
+  }
+
+  std::printf("\n3. 256-thread CTAs, 8 waves' worth: warp 0 spins 100 us, the other warps as below\n");
+  int per_sm256 = 0;
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm256, uneven, 256, 0), "occupancy");
+  const unsigned grid = 8u * per_sm256 * prop.multiProcessorCount;
+  device_array<cta_span> spans(grid, "spans");
+  std::vector<cta_span> h(grid);
+  const auto us = [&](double n) { return static_cast<long long>(mhz * n); };
+  const struct
+  {
+    const char* others;
+    long long rest;
+    bool barrier;
+  } cases[] = {{"leave at once", 0, false}, {"spin 10 us, leave", us(10), false},
+               {"spin 10 us, wait at a barrier", us(10), true}};
+  for (const auto& c : cases)
+  {
+    const double ms = t.best_us(3, [&] { uneven<<<grid, 256>>>(us(100), c.rest, c.barrier, spans.get()); }) / 1e3;
+    cuda_check(cudaMemcpy(h.data(), spans.get(), grid * sizeof(cta_span), cudaMemcpyDeviceToHost), "spans");
+    const auto [mean, most] = at_once(h, prop.multiProcessorCount);
+    std::printf("  the others %-30s %.3f ms; CTAs an SM at once: %.2f on average, at most %u "
+                "(occupancy calculator: %d)\n",
+                c.others, ms, mean, most, per_sm256);
   }
   return 0;
 }
