@@ -10,9 +10,12 @@
 // Contenders: a plain launch (one CTA a tile, the prologue in each), grid-stride over the resident
 // grid, a hand-written atomicAdd queue over it (thread 0 claims the next tile before the current
 // one's work, handed over behind the barrier that ends it), and for_each_canceled_block on
-// counter_t (clc::scheduler::prepare's resident prefix). Each is timed in turn (best of the passes)
+// counter_t launched both ways docs/clc.md describes: clc::scheduler::prepare(kernel, ...)'s
+// resident prefix, and the whole grid (prepare(grid): each CTA runs its own block, then its one
+// request fails). Each is timed in turn (best of the passes)
 // and every output is checked against the plain launch's. Printed: registers a thread and CTAs an
-// SM of each kernel, the best time, and ptxw's time over each other contender's.
+// SM of each kernel, the best time, and each for_each_canceled_block launch's time over each
+// contender's.
 //
 // Checked mode follows the build (PTXW_CHECKED, ptxw/core/config.h: on unless NDEBUG); the CMake target
 // defines NDEBUG, and `nvcc -arch=sm_90a -std=c++17 -O3 -Iinclude` of this file alone measures
@@ -203,24 +206,29 @@ public:
       auto l = sched_.prepare(k_steal, dim3(tiles), dim3(kThreads));
       k_steal<<<l.grid, kThreads>>>(work, l.ctx);
     };
+    auto run_whole = [&] { k_steal<<<tiles, kThreads>>>(work, sched_.prepare<clc::counter_t>(dim3(tiles))); };
     clear();
     run_plain();
     PTXW_BENCH_CHECK(cudaDeviceSynchronize());
     const auto expected = output();
     int wrong = differs(title, "grid-stride", expected, output, clear, run_grid);
     wrong |= differs(title, "atomicAdd queue", expected, output, clear, run_queue);
-    wrong |= differs(title, "for_each_canceled_block", expected, output, clear, run_steal);
+    wrong |= differs(title, "for_each_canceled_block, resident prefix", expected, output, clear, run_steal);
+    wrong |= differs(title, "for_each_canceled_block, whole grid", expected, output, clear, run_whole);
 
     auto timed = [&](auto run) { return [&, run] { return timer_.us(run); }; };
     const auto best = ptxw_bench::best_in_turn<double>(static_cast<int>(o_.passes), timed(run_plain), timed(run_grid),
-                                                       timed(run_queue), timed(run_steal));
-    const char* names[] = {"plain launch", "grid-stride", "atomicAdd queue", "for_each_canceled_block counter_t"};
+                                                       timed(run_queue), timed(run_steal), timed(run_whole));
+    const char* names[] = {"plain launch", "grid-stride", "atomicAdd queue", "for_each_canceled_block, prefix",
+                           "for_each_canceled_block, whole grid"};
     std::printf("%s (checked mode %s)\n", title, PTXW_CHECKED ? "on" : "off");
-    std::printf("%-34s %5s %8s %10s %16s\n", "contender", "regs", "CTAs/SM", "best us", "ptxw / this");
-    for (int i = 0; i < 4; ++i)
+    std::printf("%-36s %5s %8s %10s %14s %14s\n", "contender", "regs", "CTAs/SM", "best us", "prefix / this",
+                "whole / this");
+    for (int i = 0; i < 5; ++i)
     {
-      std::printf("%-34s %5d %8d %10.1f %16.3f\n", names[i], shapes[i].regs, shapes[i].per_sm, best[i],
-                  best[3] / best[i]);
+      const auto& shape = shapes[i < 4 ? i : 3]; // both launches of for_each_canceled_block: one kernel
+      std::printf("%-36s %5d %8d %10.1f %14.3f %14.3f\n", names[i], shape.regs, shape.per_sm, best[i],
+                  best[3] / best[i], best[4] / best[i]);
     }
     std::printf("\n");
     std::fflush(stdout);
