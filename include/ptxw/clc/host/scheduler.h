@@ -9,7 +9,10 @@
 // where the kernel runs hardware cluster launch control (sm_100 and newer) or the faithful
 // emulation, and on Hopper's counter_t the prefix of the grid that fits on the GPU at once, so that
 // the canceled blocks are never launched (as on hardware). prepare(grid, ...) makes the context for
-// a launch of the whole grid, which every backend handles (counter_t then runs one block per CTA).
+// a launch of the whole grid, which every backend handles (counter_t then runs one block per CTA):
+// the launch for blocks whose threads finish at very different times, since the GPU reuses the
+// warps a CTA's early threads leave and a persistent CTA's never leave (docs/clc.md, "Which CTAs to
+// launch").
 //
 // One scheduler serves one launch at a time: prepare() resets its state on `stream`, so launches
 // that may overlap need a scheduler each. CUDA errors and bad arguments throw
