@@ -87,7 +87,6 @@ class owner_end
   // tasks are live; r.present = 0 once the pool is finished.
   __device__ void lead_next(record& r)
   {
-    slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
     if (slot_->kept_count_ != 0)
     {
       r.value = slot_->kept_[--slot_->kept_count_];
@@ -119,6 +118,7 @@ class owner_end
   // The leader, where a task was taken into r.value: the rest of the record.
   __device__ void lead_took(record& r, unsigned long long id)
   {
+    slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
     r.present = 1;
     r.id      = id;
     r.where   = backend::reserve(pool_, slot_->local_);
@@ -163,7 +163,6 @@ class owner_end
     record& r = slot_->records_.buffer[buffer_];
     if (detail::claim::leads())
     {
-      slot_->pushes_[0] = slot_->pushes_[1] = slot_->pushes_[2] = slot_->pushes_[3] = 0;
       detail::tasks::entry<T> e;
       r.present = 0;
       if (backend::steal(pool_, slot_->local_, victim, e, slot_->counts_))
@@ -237,7 +236,7 @@ public:
   // other blocks may run them while this task goes on, and they see everything the block wrote
   // before this call (R25). Elsewhere a barrier only: the shared queues published each child at its
   // push, the static lists publish at the round's end. Pushes after it are published by retire.
-  __device__ void publish(forked<T, Method>& kids)
+  __device__ void publish(forked<T, Method>&)
   {
     if (!detail::queue_barrier(pool_.sink_, slot_, " (a task pool's publish() not every thread of the block made; "
                                                     "barrier/slot: the worker slot, detail: how many did)"))
@@ -257,7 +256,6 @@ public:
         }
       }
     }
-    (void) kids;
   }
 
   // Every thread together: end t with its children. Publishes the pushes not yet published
