@@ -9,6 +9,7 @@
 #include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
+#include "task_faults.h"
 #include "tasks_deques.h"
 
 #include <cstddef>
@@ -40,22 +41,6 @@ using Ring = tasks::lockfree_queue<tasks::ticket_ring>;
     failure << "\n  " << ptxw::checked::describe(d);
   }
   return failure;
-}
-
-// R20: the block that takes task `lost` ends its ticket without retire (a `continue`).
-template <class Method>
-__global__ void loses_a_ticket(tasks::pool<job, Method> p, unsigned lost)
-{
-  __shared__ tasks::worker_slot<job, Method> slot;
-  auto w = p.join(slot);
-  while (auto t = w.next())
-  {
-    if (t->id == lost)
-    {
-      continue; // R20: the ticket ends here, unretired
-    }
-    w.retire(std::move(t));
-  }
 }
 
 // R21: a fork of 1 that pushes 2; the second push is refused (full) and kept instead.
@@ -359,7 +344,7 @@ TYPED_TEST_SUITE(TasksCheckedOwed, tasks_test::Methods);
 TYPED_TEST(TasksChecked, R20TicketEndedWithoutRetire)
 {
   this->make_pool(8, 50'000'000); // waits are bounded at 50 ms
-  ASSERT_NO_FATAL_FAILURE(this->launch(4, loses_a_ticket<TypeParam>, 5u));
+  ASSERT_NO_FATAL_FAILURE(this->launch(4, tasks_test::loses_a_task<job, TypeParam>, 5u));
   const auto all  = this->diag_->read();
   const auto lost = this->of_rule(all, ptxw::rule::exactly_once);
   ASSERT_EQ(lost.size(), 1u) << (all.empty() ? "no report" : ptxw::checked::describe(all[0]));

@@ -3,6 +3,7 @@
 #include <ptxw/tasks/host/pool_host.h>
 
 #include "gpu.h"
+#include "task_faults.h"
 #include "tasks_deques.h"
 #include "tasks_tree.h"
 
@@ -473,21 +474,6 @@ TEST(TasksContractHost, PublicationPerMethod)
 // sink attached every wait of the other workers ends at its bound, the launch returns, and live
 // counts the lost task (checked builds also report it: TasksChecked/*.R20TicketEndedWithoutRetire). The
 // static lists count no live tasks: a lost task ends nothing but itself there, so they finish.
-template <class Method>
-__global__ void loses_a_task(tasks::pool<node, Method> p, unsigned lost)
-{
-  __shared__ tasks::worker_slot<node, Method> slot;
-  auto w = p.join(slot);
-  while (auto t = w.next())
-  {
-    if (t->id == lost)
-    {
-      continue;
-    }
-    w.retire(std::move(t));
-  }
-}
-
 TYPED_TEST(TasksContract, ALostTaskEndsTheLaunchAtTheSinksBound)
 {
   ptxw::checked::diagnostics diag(256, 20'000'000); // waits of 20 ms
@@ -497,7 +483,7 @@ TYPED_TEST(TasksContract, ALostTaskEndsTheLaunchAtTheSinksBound)
   {
     pool.seed(node{i, 0});
   }
-  pool.launch(tasks::blocks{4}, loses_a_task<TypeParam>, 64, 0, 0, 5u);
+  pool.launch(tasks::blocks{4}, tasks_test::loses_a_task<node, TypeParam>, 64, 0, 0, 5u);
   PTXW_LAUNCH_OK();
   EXPECT_EQ(pool.stats().tasks_run, 8u);
   EXPECT_EQ(pool.stats().live, tasks::publication_v<TypeParam> == tasks::publication::at_round_end ? 0u : 1u);
