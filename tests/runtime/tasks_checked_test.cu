@@ -12,9 +12,11 @@
 #include "task_faults.h"
 #include "tasks_deques.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -596,5 +598,119 @@ TYPED_TEST(TasksCheckedOwed, R26FewerArrivalsThanOpenedFor)
     EXPECT_EQ(all[0].detail, missing) << "the arrivals missing";
     EXPECT_EQ(l[0], 0u) << "no arrival was the last";
   }
+}
+// R31: seeds that point into memory the device cannot read are refused on the host before anything
+// is placed or launched; live ones (device and pinned host memory) are read by the tasks. Both ways
+// a task names its pointers: a pointer task, and a task with pointers().
+struct cell
+{
+  float* value;
+  std::array<const float*, 1> pointers() const
+  {
+    return {value};
+  }
+};
+
+template <class T>
+__device__ const float* target_of(const T& t)
+{
+  if constexpr (std::is_pointer_v<T>)
+  {
+    return t;
+  }
+  else
+  {
+    return t.value;
+  }
+}
+
+template <class T>
+__global__ void sums_what_tasks_point_to(tasks::pool<T, Ring> p, float* sum)
+{
+  __shared__ tasks::worker_slot<T, Ring> slot;
+  auto w = p.join(slot);
+  while (auto t = w.next())
+  {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(sum, *target_of(*t));
+    }
+    w.retire(std::move(t));
+  }
+}
+
+template <class T>
+class TasksCheckedPayloads : public Gpu
+{
+protected:
+  void SetUp() override
+  {
+    Gpu::SetUp();
+    if (!IsSkipped())
+    {
+      PTXW_SKIP_UNLESS_CHECKED();
+    }
+  }
+  static T task(float* p)
+  {
+    if constexpr (std::is_pointer_v<T>)
+    {
+      return p;
+    }
+    else
+    {
+      return T{p};
+    }
+  }
+};
+using PayloadKinds = ::testing::Types<float*, cell>;
+TYPED_TEST_SUITE(TasksCheckedPayloads, PayloadKinds);
+
+TYPED_TEST(TasksCheckedPayloads, R31SeedIntoFreedMemoryIsRefusedBeforeTheLaunch)
+{
+  DeviceBuffer<float> live, sum;
+  PTXW_CUDA_OK(live.assign(std::vector<float>{1.f, 2.f}));
+  PTXW_CUDA_OK(sum.allocate_zeroed(1));
+  float* pinned = nullptr;
+  PTXW_CUDA_OK(cudaMallocHost(&pinned, sizeof(float)));
+  *pinned = 4.f;
+  std::vector<float> pageable(1, 8.f);
+
+  tasks::pool_host<TypeParam, Ring> pool(8);
+  pool.seed(this->task(live.get()));
+  pool.seed(this->task(live.get() + 1)); // inside an allocation
+  pool.seed(this->task(pinned));
+  pool.launch(tasks::blocks{2}, sums_what_tasks_point_to<TypeParam>, 64, 0, 0, sum.get());
+  PTXW_LAUNCH_OK();
+  std::vector<float> got;
+  PTXW_CUDA_OK(sum.download(got));
+  EXPECT_EQ(got[0], 7.f) << "the live seeds were read";
+
+  // Freed after every allocation of the pool and the test, so that no later one reuses its addresses.
+  float* freed = nullptr;
+  PTXW_CUDA_OK(cudaMalloc(&freed, 1024 * sizeof(float)));
+  PTXW_CUDA_OK(cudaFree(freed));
+  for (float* bad : {freed + 3, pageable.data()})
+  {
+    pool.seed(this->task(bad)); // seed 3
+    try
+    {
+      pool.launch(tasks::blocks{2}, sums_what_tasks_point_to<TypeParam>, 64, 0, 0, sum.get());
+      FAIL() << "a seed pointing to " << bad << " was launched";
+    }
+    catch (const std::runtime_error& e)
+    {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("ptxw: R31 live payload: seed 3 points to ", 0), 0u) << what;
+    }
+    pool.reset();
+    pool.seed(this->task(live.get()));
+    pool.seed(this->task(live.get() + 1));
+    pool.seed(this->task(pinned));
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the refusal left no error behind";
+  PTXW_CUDA_OK(sum.download(got));
+  EXPECT_EQ(got[0], 7.f) << "nothing ran after a refusal";
+  PTXW_CUDA_OK(cudaFreeHost(pinned));
 }
 } // namespace

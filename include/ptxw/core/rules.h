@@ -37,6 +37,7 @@
 #define PTXW_RULE_R28 (28, stage_accounting, "stage accounting", "arrivals or transaction bytes a stage's barrier was not set up for")
 #define PTXW_RULE_R29 (29, proxy_fence, "proxy fence", "generic writes to a stage read by the async proxy without fence.proxy.async between them")
 #define PTXW_RULE_R30 (30, progress, "progress", "every role of a pipeline waiting, none able to complete another's wait")
+#define PTXW_RULE_R31 (31, live_payload, "live payload", "a seeded task that points to memory the device cannot read")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
@@ -68,7 +69,8 @@
   PTXW_APPLY(X, PTXW_RULE_R27)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R28)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R29)                                                                                      \
-  PTXW_APPLY(X, PTXW_RULE_R30)
+  PTXW_APPLY(X, PTXW_RULE_R30)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R31)
 
 #define PTXW_APPLY(macro, args) macro args
 

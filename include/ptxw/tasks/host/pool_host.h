@@ -18,13 +18,15 @@
 // method (static_list_graph) instead runs one launch a round in a CUDA graph (a conditional WHILE node: the kernel, then the advance kernel;
 // ptxw/tasks/host/round_graph.h), built once per kernel and shape; nothing waits, so its grid may be
 // any size, and the graph is launched into `stream` like a kernel. Errors are
-// std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23.
+// std::runtime_error("ptxw: ..."); seeds beyond a capacity are R23; in checked builds, a seed that
+// points to memory the device cannot read is R31 (tasks/host/payload_pointers.h says which pointers).
 #pragma once
 
 #include <ptxw/core/checked_host.h>
 #include <ptxw/core/device_array.h>
 #include <ptxw/tasks.h>
 #include <ptxw/tasks/host/method_memory.h>
+#include <ptxw/tasks/host/payload_pointers.h>
 #include <ptxw/tasks/host/round_graph.h>
 
 #include <cuda/std/span>
@@ -152,8 +154,13 @@ public:
 
   // The pool's memory for a grid of `grid` blocks, seeded (stream-ordered, then synchronised), and
   // the kernel parameter for it. launch() does this; a launch of another grid is not co-resident-checked.
+  // Checked builds refuse seeds that point to memory the device cannot read (R31) before anything is placed.
   pool<T, Method> prepare(int grid, cudaStream_t stream = 0)
   {
+    if constexpr (checked::on)
+    {
+      detail::tasks::check_payload_pointers(seeds_);
+    }
     if (!memory_ || memory_->queues != static_cast<std::uint32_t>(grid) || memory_->capacity != capacity())
     {
       memory_.reset();
