@@ -5,11 +5,12 @@
 //   struct cell_task { float* data; int level; auto pointers() const { return std::array{data}; } };
 //
 // A pointer is readable when the CUDA runtime knows it as device, managed or pinned host memory
-// (cudaPointerGetAttributes; pinned memory is mapped under unified addressing); null is left alone (a task may use it as "none"). Memory freed
-// back to the runtime is refused; memory a stream-ordered pool (cudaFreeAsync) still holds is mapped,
-// so it counts as live, and pageable host memory is refused even where the device could read it (HMM,
-// ATS): a task pool's payloads are read by every block, at device speed. Pointers that tasks push on
-// the device cannot be checked there: the device knows no allocations.
+// (cudaPointerGetAttributes; pinned memory is mapped under unified addressing); null is left alone
+// (a task may use it as "none"). Memory freed back to the runtime is refused; memory a stream-ordered
+// pool (cudaFreeAsync) still holds is mapped, so it counts as live, and pageable host memory is
+// refused even where the device could read it (HMM, ATS): a task pool's payloads are read by every
+// block, at device speed. Pointers that tasks push on the device cannot be checked there: the device
+// knows no allocations.
 #pragma once
 
 #include <ptxw/core/rules.h>
