@@ -599,6 +599,7 @@ TYPED_TEST(TasksCheckedOwed, R26FewerArrivalsThanOpenedFor)
     EXPECT_EQ(l[0], 0u) << "no arrival was the last";
   }
 }
+
 // R31: seeds that point into memory the device cannot read are refused on the host before anything
 // is placed or launched; live ones (device and pinned host memory) are read by the tasks. Both ways
 // a task names its pointers: a pointer task, and a task with pointers().
@@ -677,9 +678,13 @@ TYPED_TEST(TasksCheckedPayloads, R31SeedIntoFreedMemoryIsRefusedBeforeTheLaunch)
   std::vector<float> pageable(1, 8.f);
 
   tasks::pool_host<TypeParam, Ring> pool(8);
-  pool.seed(this->task(live.get()));
-  pool.seed(this->task(live.get() + 1)); // inside an allocation
-  pool.seed(this->task(pinned));
+  const auto seed_live = [&] {
+    pool.reset();
+    pool.seed(this->task(live.get()));
+    pool.seed(this->task(live.get() + 1)); // inside an allocation
+    pool.seed(this->task(pinned));
+  };
+  seed_live();
   pool.launch(tasks::blocks{2}, sums_what_tasks_point_to<TypeParam>, 64, 0, 0, sum.get());
   PTXW_LAUNCH_OK();
   std::vector<float> got;
@@ -703,10 +708,7 @@ TYPED_TEST(TasksCheckedPayloads, R31SeedIntoFreedMemoryIsRefusedBeforeTheLaunch)
       const std::string what = e.what();
       EXPECT_EQ(what.rfind("ptxw: R31 live payload: seed 3 points to ", 0), 0u) << what;
     }
-    pool.reset();
-    pool.seed(this->task(live.get()));
-    pool.seed(this->task(live.get() + 1));
-    pool.seed(this->task(pinned));
+    seed_live();
   }
   EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the refusal left no error behind";
   PTXW_CUDA_OK(sum.download(got));
