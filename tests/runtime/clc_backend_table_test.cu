@@ -9,6 +9,7 @@
 #include <ptxw/ptxw.h>
 
 #include "clc_launch.h"
+#include "clc_walks.h"
 #include "gpu.h"
 
 #include <algorithm>
@@ -108,50 +109,24 @@ struct Record
   unsigned* hits;
   unsigned* order; // per block: 1 + its place among the stolen ones, 0 for a CTA's own
   unsigned* stolen;
+
+  __device__ void operator()(unsigned block, bool own) const
+  {
+    if (threadIdx.x == 0)
+    {
+      atomicAdd(&hits[block], 1u);
+      if (!own)
+      {
+        order[block] = 1u + atomicAdd(stolen, 1u);
+      }
+    }
+  }
 };
 
-__device__ void record(const Record& r, unsigned block, bool own)
-{
-  if (threadIdx.x == 0)
-  {
-    atomicAdd(&r.hits[block], 1u);
-    if (!own)
-    {
-      r.order[block] = 1u + atomicAdd(r.stolen, 1u);
-    }
-  }
-}
-
-// The typed API: open, request from the elected submitter, work, wait, decode.
 template <class Backend>
-__global__ void typed(Record r, clc::context<Backend> ctx)
-{
-  __shared__ clc::slot<clc::cta_t> slot;
-  auto h = clc::open(slot, ctx);
-  if (!h.started())
-  {
-    return;
-  }
-  unsigned block = blockIdx.x;
-  bool own       = true;
-  while (true)
-  {
-    __syncthreads();
-    h.request(h.elect());
-    record(r, block, own);
-    own = false;
-    if (!h.wait().decode([&](auto b) { block = b.x(); }))
-    {
-      break;
-    }
-  }
-}
-
+constexpr auto typed = ptxw_test::typed_walk<Backend, Record>;
 template <class Backend>
-__global__ void looped(Record r, clc::context<Backend> ctx)
-{
-  ptxw::for_each_canceled_block<1>(ctx, [&](dim3 b) { record(r, b.x, b.x == blockIdx.x); });
-}
+constexpr auto looped = ptxw_test::looped_walk<Backend, Record>;
 
 struct Recorded
 {
