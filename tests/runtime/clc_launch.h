@@ -53,10 +53,14 @@ inline Reports read_reports(const ptxw::checked::diagnostics& diag)
 // The sink of a test launch, whose checked waits may take 1 s before they are reported;
 // PTXW_TEST_WAIT_NS sets another bound (run_on_gpu.sh: under compute-sanitizer kernels run many
 // times slower).
-inline ptxw::checked::diagnostics long_wait_diagnostics()
+inline unsigned long long long_wait_ns()
 {
   const char* wait_ns = std::getenv("PTXW_TEST_WAIT_NS");
-  return ptxw::checked::diagnostics(64, wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull);
+  return wait_ns ? std::strtoull(wait_ns, nullptr, 10) : 1000000000ull;
+}
+inline ptxw::checked::diagnostics long_wait_diagnostics()
+{
+  return ptxw::checked::diagnostics(64, long_wait_ns());
 }
 
 // A scheduler for the launches of a checked-mode test and the sink its reports go to; a wait may

@@ -49,7 +49,8 @@ __device__ void cluster_sync()
 // temporary storage) and the launch it is for, whose grid passed grid_problem() (clc/launch.h).
 struct launch_plan
 {
-  unsigned long long* counters; // [0] the cursor, [1] injected failures; zeroed before each launch
+  unsigned long long* counters; // [0] the cursor, [1] injected failures: zeroed before the launch, or
+                                // for counter_t a cursor of `cursor_tag` made fresh by the launch before
   ::cuda::std::uint32_t* claimed; // claims per unit (the table's claims_per_unit): one epoch per unit, none
                           // equal to `epoch` before the launch
   uint4* responses; // responses per unit, likewise
@@ -58,6 +59,10 @@ struct launch_plan
   ::cuda::std::uint32_t epoch; // this launch; never 0
   ::cuda::std::uint32_t spurious; // injected failures, of 2^32 requests
   ::cuda::std::uint32_t seed;
+  // counter_t (ptxw/clc/counter_cursor.h): the next launch's cursor, which this one makes fresh (null:
+  // none), and the tag this launch's cursor carries.
+  unsigned long long* next_cursor  = nullptr;
+  ::cuda::std::uint32_t cursor_tag = 0;
 };
 
 // How many indices a software backend's request may claim at once. `batched`: the claim engine's

@@ -5,9 +5,9 @@
 // x-fastest order, as ptxw::clc::scheduler::prepare(kernel, ...) sizes it to what fits on the GPU
 // at once (the table's resident prefix, ptxw/clc/backend_table.h) -- or the whole grid. Each launched
 // unit runs its own block first; the units beyond the launch are the canceled ones, handed out by
-// one atomicAdd on a global counter and never started, as on hardware. The whole grid may be
-// launched too (every request then fails at once), at a dispatch cost per CTA that a
-// resident-prefix launch saves (docs/scheduling.md).
+// one atomicAdd on a global counter (which no launch clears first: ptxw/clc/counter_cursor.h) and
+// never started, as on hardware. The whole grid may be launched too (every request then fails at
+// once), at a dispatch cost per CTA that a resident-prefix launch saves (docs/scheduling.md).
 //
 // The order of request and work follows hardware CLC: the request is issued before the work and
 // the atomic's result is consumed after it, so its latency hides behind the work. The submitter
@@ -24,6 +24,7 @@
 #include <ptxw/claim/engine.h>
 #include <ptxw/clc/backend_interface.h>
 #include <ptxw/clc/checks.h>
+#include <ptxw/clc/counter_cursor.h>
 
 PTXW_NAMESPACE_BEGIN
 namespace detail {
@@ -40,7 +41,7 @@ struct backend<counter_t>
 {
   struct state
   {
-    unsigned long long* cursor; // indices handed out beyond the launch (zeroed before each launch)
+    counter_cursor cursor; // indices handed out beyond the launch
     uint3 grid; // the grid, in blocks
     uint3 cluster; // blocks per cluster
     fast_divisor row; // units per row of the grid in clusters (x)
@@ -49,7 +50,8 @@ struct backend<counter_t>
   static state make_state(const launch_plan& p)
   {
     const uint3 u{p.grid.x / p.cluster.x, p.grid.y / p.cluster.y, p.grid.z / p.cluster.z};
-    return {p.counters, p.grid, p.cluster, make_fast_divisor(u.x), make_fast_divisor(u.x * u.y)};
+    return {{p.counters, p.next_cursor, p.cursor_tag}, p.grid, p.cluster, make_fast_divisor(u.x),
+            make_fast_divisor(u.x * u.y)};
   }
 
   static __device__ uint3 grid(const state& st)
@@ -61,7 +63,8 @@ struct backend<counter_t>
   // other backends: a CTA that never requests never completes, R5) and the delivery.
   static constexpr ::cuda::std::uint32_t arrivals_per_phase = 2;
 
-  // No memory, no synchronisation: every thread works out the same launch prefix.
+  // No synchronisation: every thread works out the same launch prefix; the launch's first CTA
+  // renews the next launch's cursor (ptxw/clc/counter_cursor.h).
   template <class Receivers>
   __device__ bool start(slot_storage<Receivers>& s, const state& st, const checked::sink* sink)
   {
@@ -75,9 +78,13 @@ struct backend<counter_t>
     stealable_ = static_cast<::cuda::std::uint32_t>(volume(grid)) - launched_;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
-      if (!prefix_ && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+      if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
       {
-        report_launch(s, volume(grid), sink);
+        st.cursor.renew_next();
+        if (!prefix_)
+        {
+          report_launch(s, volume(grid), sink);
+        }
       }
       s.batch = {}; // published by the barrier that precedes every request
     }
@@ -197,7 +204,7 @@ struct backend<counter_t>
           taken                            = own.pace.size(end - unit, left, own.launched, 32u);
           own.taken                        = taken;
         }
-        claim::issue(submit, st.cursor, taken, claim_);
+        claim::issue(submit, st.cursor.at, taken, claim_);
       }
       // Not unrolled: f is the user's work, inlined once here (and once for a whole-grid launch).
 #pragma unroll 1
@@ -219,13 +226,25 @@ struct backend<counter_t>
           block_barrier<Receivers>();
         }
       }
-      // Hand-over: the claim resolved into the next range, or a failure (an empty range).
+      // Hand-over: the claim resolved into the next range, or a failure (an empty range); or, where
+      // the claim found a cursor no launch renewed, {0, 0} -- the submitter renewed it, and the loop
+      // walks nothing and claims again from its one call site (a claim made here would take the
+      // claim's register from the atomic that writes it, and the warp would wait for the atomic
+      // before the work).
       if (submit)
       {
         claim::use_after_work(claim_);
-        const claim::range r = claim::clipped(claim_, own.taken, own.stealable);
-        const uint4 handed   = {own.launched + static_cast<::cuda::std::uint32_t>(r.first),
-                                own.launched + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
+        uint4 handed = {0u, 0u, 0u, 0u};
+        if (st.cursor.current(claim_))
+        {
+          const claim::range r = claim::clipped(counter_cursor::count(claim_), own.taken, own.stealable);
+          handed = {own.launched + static_cast<::cuda::std::uint32_t>(r.first),
+                    own.launched + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
+        }
+        else
+        {
+          st.cursor.renew();
+        }
         if constexpr (is_cluster<Receivers>)
         {
           for (unsigned rank = 0; rank < cluster_size<Receivers>(); ++rank)
@@ -241,7 +260,7 @@ struct backend<counter_t>
       claim_ = 0; // dead until the next claim: no copy of it is carried around the loop
       block_barrier<Receivers>();
       const uint4 range = *buffer;
-      if (range.x == range.y)
+      if (range.x == range.y && range.x != 0u) // a failure; {0, 0}: claim again
       {
         break;
       }
@@ -292,7 +311,7 @@ private:
     {
       taken_ = from_counter ? b.pace.size(b.claimed, stealable_ - b.next, launched_, 32u) : 1u;
     }
-    claim::issue(from_counter, st.cursor, taken_, claim_); // output only: read where pending_ says so
+    claim::issue(from_counter, st.cursor.at, taken_, claim_); // output only: read where pending_ says so
     if (open & (left != 0))
     {
       b.left = left - 1;
@@ -378,7 +397,7 @@ private:
     else if (pending_ == pending::claim)
     {
       claim::use_after_work(claim_); // first use of the claim: here, after the work
-      const claim::range r = claim::clipped(claim_, taken_, stealable_);
+      const claim::range r = claim::clipped(st.cursor.first(claim_, taken_), taken_, stealable_);
       if (r.first < r.end)
       {
         i      = static_cast<::cuda::std::uint32_t>(r.first);

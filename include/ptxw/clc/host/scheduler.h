@@ -14,12 +14,15 @@
 // warps a CTA's early threads leave and a persistent CTA's never leave (docs/clc.md, "Which CTAs to
 // launch").
 //
-// One scheduler serves one launch at a time: prepare() resets its state on `stream`, so launches
-// that may overlap need a scheduler each. CUDA errors and bad arguments throw
+// One scheduler serves one launch at a time, in the order prepared, so launches that may overlap
+// need a scheduler each. prepare() enqueues nothing on counter_t and the hardware: the launch
+// before renews counter_t's cursor (ptxw/clc/counter_cursor.h); it clears the emulation's state,
+// and a cursor captured into a CUDA graph, on `stream`. CUDA errors and bad arguments throw
 // std::runtime_error("ptxw: ..."); the constructor allocates and clears device memory
 // (cudaMemset, synchronous), injected_failures() copies to the host (synchronous).
 #pragma once
 
+#include <ptxw/clc/counter_cursor.h>
 #include <ptxw/clc/launch.h>
 #include <ptxw/core/checked_host.h>
 #include <ptxw/core/device_array.h>
@@ -34,7 +37,9 @@ namespace clc {
 class scheduler
 {
   std::size_t capacity_;
-  ::ptxw::detail::device_array<unsigned long long> counters_; // [0] the cursor, [1] injected failures
+  // Two pairs of [0] the cursor, [1] injected failures: launch e uses pair (e - 1) % 2, and its
+  // first CTA renews the other pair's cursor for launch e + 1 (counter_t).
+  ::ptxw::detail::device_array<unsigned long long> counters_;
   ::ptxw::detail::device_array<std::uint32_t> claimed_;
   ::ptxw::detail::device_array<uint4> responses_;
   std::uint32_t epoch_    = 0;
@@ -46,7 +51,7 @@ public:
   // emulated_t may have -- 20 bytes of device memory each; counter_t and the hardware need none.
   explicit scheduler(std::size_t emulation_capacity = 0, std::uint32_t seed = 0x9e3779b9u)
       : capacity_(emulation_capacity)
-      , counters_(2, "allocating the scheduler's counters")
+      , counters_(4, "allocating the scheduler's counters")
       , claimed_(emulation_capacity, "allocating the emulation's claims")
       , responses_(emulation_capacity, "allocating the emulation's responses")
       , seed_(seed)
@@ -55,7 +60,7 @@ public:
     {
       throw std::runtime_error("ptxw: emulation capacity must be at most 2^32 - 2 clusters");
     }
-    ::ptxw::detail::cuda_check(cudaMemset(counters_.get(), 0, 2 * sizeof(unsigned long long)), "clearing the counters");
+    ::ptxw::detail::cuda_check(cudaMemset(counters_.get(), 0, 4 * sizeof(unsigned long long)), "clearing the counters");
     if (capacity_ != 0)
     {
       ::ptxw::detail::cuda_check(cudaMemset(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_),
@@ -79,13 +84,13 @@ public:
   unsigned long long injected_failures() const
   {
     unsigned long long n = 0;
-    ::ptxw::detail::cuda_check(cudaMemcpy(&n, counters_.get() + 1, sizeof n, cudaMemcpyDeviceToHost),
+    ::ptxw::detail::cuda_check(cudaMemcpy(&n, counters_of(epoch_) + 1, sizeof n, cudaMemcpyDeviceToHost),
                                "reading injected failures");
     return n;
   }
 
   // Before each launch of the whole `grid`, in clusters of `cluster`: a fresh cursor (and, for
-  // emulated_t, a fresh epoch: no claim of an earlier launch counts), ordered on `stream`.
+  // emulated_t, a fresh epoch: no claim of an earlier launch counts).
   // `sink`: where checked mode reports (ptxw::checked::diagnostics::device_sink()), or null.
   template <class Backend = automatic_t>
   context<Backend> prepare(dim3 grid, dim3 cluster = dim3(1, 1, 1), cudaStream_t stream = 0,
@@ -122,25 +127,43 @@ private:
       throw std::runtime_error(std::string("ptxw: ") + why);
     }
     const unsigned long long units = detail::volume({grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z});
-    ::ptxw::detail::cuda_check(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(unsigned long long), stream),
-                               "resetting the scheduler's counters");
-    if constexpr (detail::row_of<detail::state_backend_t<Backend>>::value().claims_per_unit)
+    constexpr bool claims          = detail::row_of<detail::state_backend_t<Backend>>::value().claims_per_unit;
+    if (claims && units > capacity_)
     {
-      if (units > capacity_)
-      {
-        throw std::runtime_error("ptxw: the launch has " + std::to_string(units)
-                                 + " clusters; this scheduler's emulation holds " + std::to_string(capacity_));
-      }
-      if (++epoch_ == 0)
+      throw std::runtime_error("ptxw: the launch has " + std::to_string(units)
+                               + " clusters; this scheduler's emulation holds " + std::to_string(capacity_));
+    }
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    ::ptxw::detail::cuda_check(cudaStreamIsCapturing(stream, &capture), "asking whether the stream is captured");
+    if (++epoch_ == 0)
+    {
+      epoch_ = 1; // no claim of the emulation may carry an epoch before its launch
+      if (capacity_ != 0)
       {
         ::ptxw::detail::cuda_check(cudaMemsetAsync(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_, stream),
                                    "clearing the emulation's claims");
-        epoch_ = 1;
       }
     }
-    const detail::launch_plan plan{counters_.get(), claimed_.get(), responses_.get(), {grid.x, grid.y, grid.z},
-                                   {cluster.x, cluster.y, cluster.z}, epoch_, spurious_, seed_};
+    // A graph replays one context, so its cursor is cleared in the graph; so is the emulation's, and
+    // both of counter_t's every 2^24 launches, when its tags start over (ptxw/clc/counter_cursor.h).
+    const std::uint32_t tag = detail::cursor_tag(epoch_);
+    const bool clear        = claims || capture != cudaStreamCaptureStatusNone || tag == 0;
+    if (clear)
+    {
+      ::ptxw::detail::cuda_check(cudaMemsetAsync(tag == 0 ? counters_.get() : counters_of(epoch_), 0,
+                                                 (tag == 0 ? 4 : 2) * sizeof(unsigned long long), stream),
+                                 "resetting the scheduler's counters");
+    }
+    detail::launch_plan plan{counters_of(epoch_), claimed_.get(), responses_.get(), {grid.x, grid.y, grid.z},
+                             {cluster.x, cluster.y, cluster.z}, epoch_, spurious_, seed_};
+    plan.next_cursor = capture != cudaStreamCaptureStatusNone ? nullptr : counters_of(epoch_ + 1);
+    plan.cursor_tag  = clear ? 0u : tag;
     return detail::make_context<Backend>(plan, prepared, sink);
+  }
+
+  unsigned long long* counters_of(std::uint32_t epoch) const
+  {
+    return counters_.get() + 2 * ((epoch - 1u) & 1u);
   }
 };
 
