@@ -10,6 +10,7 @@
 //   timed_out      R5 (this CTA never armed the phase) or R6 (armed, never completed)
 //   report_launch  R14: a software backend launched on other than the prepared grid or a prefix
 //   check_prepared R14: a context the host prepared for another backend than the one that runs
+//   report_overlap R32: counter_t's cursor shared with the scheduler's next launch, running already
 #pragma once
 
 #include <ptxw/clc/geometry.h>
@@ -166,6 +167,20 @@ __device__ void report_launch(const slot_storage<Receivers>& s, unsigned long lo
   checked::report(sink, rule::prepared_launch, slot_address(s), 0, static_cast<::cuda::std::uint32_t>(grid));
 #else
   (void) s, (void) grid, (void) sink;
+#endif
+}
+
+// R32: a claim found counter_t's cursor renewed by the scheduler's next launch (this CTA claims no
+// more), or the first CTA found the next launch's cursor in use (detail: this launch's tag,
+// ptxw/clc/counter_cursor.h).
+template <class Receivers>
+__device__ void report_overlap(const slot_storage<Receivers>& s, ::cuda::std::uint32_t tag, const checked::sink* sink)
+{
+#if PTXW_CHECKED
+  checked::report(sink, rule::one_launch_per_scheduler, slot_address(s), 0, tag,
+                  " (the scheduler's next launch runs already; detail: this launch's tag)");
+#else
+  (void) s, (void) tag, (void) sink;
 #endif
 }
 

@@ -19,6 +19,9 @@
 //
 // A launch that is not a prefix of the prepared grid is reported (R14); every launched unit then
 // takes all its blocks from the counter, so that each block still runs exactly once.
+// Two launches of one scheduler at once (R32): a claim that finds the cursor renewed by the next
+// launch ends the CTA's claims (its requests fail), where claiming again would never end, and the
+// renewal of a next launch already running leaves its count; checked mode reports both.
 #pragma once
 
 #include <ptxw/claim/engine.h>
@@ -76,11 +79,15 @@ struct backend<counter_t>
     prefix_   = same_cluster && is_prefix_box(launched, grid);
     launched_  = prefix_ ? static_cast<::cuda::std::uint32_t>(volume(launched)) : 0u;
     stealable_ = static_cast<::cuda::std::uint32_t>(volume(grid)) - launched_;
+    sink_      = sink;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
       {
-        st.cursor.renew_next();
+        if (!st.cursor.renew_next())
+        {
+          report_overlap(s, st.cursor.tag, sink);
+        }
         if (!prefix_)
         {
           report_launch(s, volume(grid), sink);
@@ -114,7 +121,7 @@ struct backend<counter_t>
   {
     if (pending_ != pending::none)
     {
-      const uint4 r = resolve<Receivers>(s.batch, st);
+      const uint4 r = resolve(s, st);
       if constexpr (is_cluster<Receivers>)
       {
         for (unsigned rank = 0; rank < cluster_size<Receivers>(); ++rank)
@@ -230,7 +237,7 @@ struct backend<counter_t>
       // the claim found a cursor no launch renewed, {0, 0} -- the submitter renewed it, and the loop
       // walks nothing and claims again from its one call site (a claim made here would take the
       // claim's register from the atomic that writes it, and the warp would wait for the atomic
-      // before the work).
+      // before the work); a cursor the next launch renewed is a failure (R32).
       if (submit)
       {
         claim::use_after_work(claim_);
@@ -241,9 +248,10 @@ struct backend<counter_t>
           handed = {own.launched + static_cast<::cuda::std::uint32_t>(r.first),
                     own.launched + static_cast<::cuda::std::uint32_t>(r.end), 0u, 0u};
         }
-        else
+        else if (!st.cursor.renew())
         {
-          st.cursor.renew();
+          report_overlap(s, st.cursor.tag, sink_);
+          handed = {~0u, ~0u, 0u, 0u};
         }
         if constexpr (is_cluster<Receivers>)
         {
@@ -349,6 +357,7 @@ private:
   ::cuda::std::uint32_t index_     = 0;
   ::cuda::std::uint32_t taken_     = 1; // indices the claim in flight asks for
   unsigned long long claim_        = 0; // the claim in flight: the counter before it
+  const checked::sink* sink_       = nullptr; // start()'s: where R32 is reported
 
   template <class Receivers>
   static __device__ uint3 unit(const state& st)
@@ -387,8 +396,9 @@ private:
   // The submitter, after its work: the response to its request -- the claim resolved, the batch
   // kept for the next requests.
   template <class Receivers>
-  __device__ uint4 resolve(batch_state& b, const state& st)
+  __device__ uint4 resolve(slot_storage<Receivers>& s, const state& st)
   {
+    batch_state& b          = s.batch;
     ::cuda::std::uint32_t i = stealable_; // no index: failure
     if (pending_ == pending::index)
     {
@@ -397,7 +407,12 @@ private:
     else if (pending_ == pending::claim)
     {
       claim::use_after_work(claim_); // first use of the claim: here, after the work
-      const claim::range r = claim::clipped(st.cursor.first(claim_, taken_), taken_, stealable_);
+      const unsigned long long first = st.cursor.first(claim_, taken_);
+      if (first == counter_cursor::taken_over)
+      {
+        report_overlap(s, st.cursor.tag, sink_);
+      }
+      const claim::range r = claim::clipped(first, taken_, stealable_);
       if (r.first < r.end)
       {
         i      = static_cast<::cuda::std::uint32_t>(r.first);

@@ -3,15 +3,21 @@
 // A cleared cursor costs a memset on the stream before every launch, a node of its own that the
 // kernel waits for. Instead the cursor word carries the tag of the launch it counts for in its top
 // 24 bits, above a 40-bit count of the indices handed out; ptxw::clc::scheduler alternates two
-// cursors between its launches, and each launch's first CTA writes the next launch's cursor fresh
-// (its tag, a count of 0) -- the two never meet, launches of one scheduler being ordered on the
-// stream. Tags grow from launch to launch, so a cursor nobody renewed (after a context prepared
-// and never launched, or a memset of the emulation's) holds less than this launch's fresh one: a
-// claim that finds another tag raises the cursor to it by atomicMax (a no-op once another claimer
-// did) and claims again -- slowly, once per claimer, and exactly. Every 2^24 launches the tags
-// start over from 0 and the scheduler clears both cursors. Captured into a CUDA graph, where one
-// context is launched at every replay, the cursor is cleared in the graph, as before, and counts
-// under tag 0.
+// cursors between its launches, and each launch's first CTA raises the next launch's cursor to
+// fresh (its tag, a count of 0) -- the two never meet while launches of one scheduler run one at a
+// time, in the order prepared (R32). Tags grow from launch to launch, so a cursor nobody renewed
+// (after a context prepared and never launched, or a memset of the emulation's) holds less than
+// this launch's fresh one: a claim that finds another tag raises the cursor to it by atomicMax (a
+// no-op once another claimer did) and claims again -- slowly, once per claimer, and exactly.
+//
+// Two launches of one scheduler at once break that order, and each side keeps its blocks exactly
+// once or ends: a cursor that holds a later tag was renewed by the next launch, so this launch
+// claims no more from it, rather than claim again forever; and the renewal of a next launch that
+// already runs is a no-op of atomicMax, so its count stands. Both are R32 reports in checked mode.
+//
+// Every 2^24 launches the tags start over from 0: the scheduler clears both cursors, and the
+// launch before renews none. Captured into a CUDA graph, where one context is launched at every
+// replay, the cursor is cleared in the graph and counts under tag 0.
 #pragma once
 
 #include <ptxw/core/config.h>
@@ -42,13 +48,11 @@ struct counter_cursor
   unsigned long long* next;
   ::cuda::std::uint32_t tag;
 
-  // The first CTA of the launch, once: the next launch's cursor, fresh.
-  __device__ void renew_next() const
+  // The first CTA of the launch, once: the next launch's cursor, fresh -- raised by atomicMax, so
+  // that a next launch already running (R32) keeps its count. False in that case.
+  __device__ bool renew_next() const
   {
-    if (next != nullptr)
-    {
-      *next = fresh_cursor((tag + 1u) & cursor_tag_mask);
-    }
+    return next == nullptr || (atomicMax(next, fresh_cursor((tag + 1u) & cursor_tag_mask)) >> cursor_count_bits) <= tag;
   }
 
   // Whether a claim's atomic returned `claimed` from this launch's cursor.
@@ -58,10 +62,11 @@ struct counter_cursor
   }
 
   // A cursor not this launch's raised to this launch's fresh one (a no-op where another claimer
-  // did it first); the claim is then made again.
-  __device__ void renew() const
+  // did it first); the claim is then made again. False where it held a later launch's tag (R32):
+  // nothing more is claimed from it.
+  __device__ bool renew() const
   {
-    atomicMax(at, fresh_cursor(tag));
+    return (atomicMax(at, fresh_cursor(tag)) >> cursor_count_bits) <= tag;
   }
 
   // The indices handed out before a claim from this launch's cursor.
@@ -70,14 +75,17 @@ struct counter_cursor
     return claimed & ((1ull << cursor_count_bits) - 1u);
   }
 
+  // first()'s count where a later launch renewed the cursor (R32): beyond any grid, so that the
+  // claim is clipped to nothing.
+  static constexpr unsigned long long taken_over = (1ull << cursor_count_bits) - 1u;
+
   // The count before a claim of `n` whose atomic returned `claimed`, renewed and claimed again
   // where the cursor was not this launch's.
   __device__ unsigned long long first(unsigned long long claimed, unsigned long long n) const
   {
     if (!current(claimed))
     {
-      renew();
-      claimed = atomicAdd(at, n);
+      claimed = renew() ? atomicAdd(at, n) : taken_over;
     }
     return count(claimed);
   }

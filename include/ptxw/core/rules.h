@@ -38,6 +38,7 @@
 #define PTXW_RULE_R29 (29, proxy_fence, "proxy fence", "generic writes to a stage read by the async proxy without fence.proxy.async between them")
 #define PTXW_RULE_R30 (30, progress, "progress", "every role of a pipeline waiting, none able to complete another's wait")
 #define PTXW_RULE_R31 (31, live_payload, "live payload", "a seeded task that points to memory the device cannot read")
+#define PTXW_RULE_R32 (32, one_launch_per_scheduler, "one launch per scheduler", "two launches of one work-stealing scheduler running at once")
 
 #define PTXW_RULES(X)                                                                                               \
   PTXW_APPLY(X, PTXW_RULE_R1)                                                                                       \
@@ -70,7 +71,8 @@
   PTXW_APPLY(X, PTXW_RULE_R28)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R29)                                                                                      \
   PTXW_APPLY(X, PTXW_RULE_R30)                                                                                      \
-  PTXW_APPLY(X, PTXW_RULE_R31)
+  PTXW_APPLY(X, PTXW_RULE_R31)                                                                                      \
+  PTXW_APPLY(X, PTXW_RULE_R32)
 
 #define PTXW_APPLY(macro, args) macro args
 

@@ -3,9 +3,10 @@
 // callback's work (the hand-over), so that its latency hides behind that work; a barrier between
 // blocks and a hand-over through shared memory (16 bytes written, the range's 8 read); no mbarrier,
 // no async proxy, no proxy fence. No memset before the launch: the launch's first CTA renews the
-// next launch's cursor (one 64-bit store before the loop), and a claim that finds the cursor of
-// another launch raises it to this one's (atomicMax, on a branch after the work) and the loop
-// claims again from its one claim (ptxw/clc/counter_cursor.h).
+// next launch's cursor (one 64-bit atomicMax before the loop, whose result only checked mode
+// reads), and a claim that finds the cursor of another launch raises it to this one's (atomicMax,
+// on a branch after the work) and the loop claims again from its one claim -- unless the cursor
+// held a later launch's tag, which hands over a failure (R32) (ptxw/clc/counter_cursor.h).
 // With a prologue that fills a table in shared memory, one barrier more, right after it (the
 // cluster form: its one cluster barrier, which comes after the prologue), so that no thread reads
 // the table before every thread wrote it; without a prologue, none.
@@ -26,7 +27,7 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 
 // PTX-LABEL: .entry counter_for_each(
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
-// PTX:       st.global.u64
+// PTX:       atom.global.max.u64
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync}}
 // PTX-COUNT-1: @p atom.relaxed.gpu.global.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], %rd{{[0-9]+}};
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
@@ -34,7 +35,10 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
 // PTX:       shr.u64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 40;
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
-// PTX:       atom.global.max.u64
+// PTX:       atom.global.max.u64 [[WAS:%rd[0-9]+]], [%rd{{[0-9]+}}], %rd{{[0-9]+}};
+// PTX-NEXT:  shr.u64 [[WAS_TAG:%rd[0-9]+]], [[WAS]], 40;
+// PTX-NEXT:  setp.gt.u64 [[LATER:%p[0-9]+]], [[WAS_TAG]], %rd{{[0-9]+}};
+// PTX-NEXT:  selp.{{[bs]}}32 %r{{[0-9]+}}, -1, 0, [[LATER]];
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
 // PTX:       st.shared.v4.u32
 // PTX-NOT:   {{mbarrier|fence|cp.async|clusterlaunchcontrol|elect.sync|atom}}
@@ -47,13 +51,19 @@ extern "C" __global__ void counter_for_each(float* data, int n, float alpha,
 // no use that would make the warp wait for the atomic before the work.
 // SASS-LABEL: Function : counter_for_each
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|REDG}}
-// SASS:       STG.E.64
+// SASS:       REDG.E.MAX.64.STRONG.GPU
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|REDG}}
 // SASS:       ATOMG.E.ADD.64.STRONG.GPU PT, R[[CLAIM:[0-9]+]], desc[UR{{[0-9]+}}][R{{[0-9]+}}.64], R{{[0-9]+}} ;
 // SASS-NOT:   {{[ ,[]}}R[[CLAIM]]{{[],. ;]}}
 // SASS:       STG.E
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|REDG}}
-// SASS:       REDG.E.MAX.64.STRONG.GPU
+// SASS:       ATOMG.E.MAX.64.STRONG.GPU PT, R[[WAS:[0-9]+]], desc[UR{{[0-9]+}}][R{{[0-9]+}}.64], R{{[0-9]+}} ;
+// SASS-NOT:   {{BRA|BAR|STS}}
+// SASS:       SHF.R.U32.HI R[[TAG:[0-9]+]], RZ, 0x8, R{{[0-9]+}} ;
+// SASS-NOT:   {{BRA|BAR|STS}}
+// SASS:       ISETP.GT.U{{32|64}}.AND P[[LATER:[0-9]]], PT, R[[TAG]], {{U?R[0-9]+}}, PT ;
+// SASS-NOT:   {{BRA|BAR|STS}}
+// SASS:       SEL R{{[0-9]+}}, RZ, 0xffffffff, !P[[LATER]] ;
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|REDG}}
 // SASS:       STS.128 [UR{{[0-9]+}}{{(\+0x[0-9a-f]+)?}}], R{{[0-9]+}} ;
 // SASS-NOT:   {{SYNCS|UBLKCP|FENCE|ELECT|ATOMG|STS|LDS|STG}}

@@ -15,7 +15,7 @@
 // launch").
 //
 // One scheduler serves one launch at a time, in the order prepared, so launches that may overlap
-// need a scheduler each. prepare() enqueues nothing on counter_t and the hardware: the launch
+// need a scheduler each (R32). prepare() enqueues nothing on counter_t and the hardware: the launch
 // before renews counter_t's cursor (ptxw/clc/counter_cursor.h); it clears the emulation's state,
 // and a cursor captured into a CUDA graph, on `stream`. CUDA errors and bad arguments throw
 // std::runtime_error("ptxw: ..."); the constructor allocates and clears device memory
@@ -135,14 +135,12 @@ private:
     }
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     ::ptxw::detail::cuda_check(cudaStreamIsCapturing(stream, &capture), "asking whether the stream is captured");
-    if (++epoch_ == 0)
+    const bool wrapped = epoch_ == ~0u;
+    epoch_             = following(epoch_);
+    if (wrapped && capacity_ != 0)
     {
-      epoch_ = 1; // no claim of the emulation may carry an epoch before its launch
-      if (capacity_ != 0)
-      {
-        ::ptxw::detail::cuda_check(cudaMemsetAsync(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_, stream),
-                                   "clearing the emulation's claims");
-      }
+      ::ptxw::detail::cuda_check(cudaMemsetAsync(claimed_.get(), 0, sizeof(std::uint32_t) * capacity_, stream),
+                                 "clearing the emulation's claims");
     }
     // A graph replays one context, so its cursor is cleared in the graph; so is the emulation's, and
     // both of counter_t's every 2^24 launches, when its tags start over (ptxw/clc/counter_cursor.h).
@@ -156,9 +154,20 @@ private:
     }
     detail::launch_plan plan{counters_of(epoch_), claimed_.get(), responses_.get(), {grid.x, grid.y, grid.z},
                              {cluster.x, cluster.y, cluster.z}, epoch_, spurious_, seed_};
-    plan.next_cursor = capture != cudaStreamCaptureStatusNone ? nullptr : counters_of(epoch_ + 1);
-    plan.cursor_tag  = clear ? 0u : tag;
+    // The next launch's cursor, which this one renews: none from a graph (replayed at any time) or
+    // where the next launch clears it (its tag is 0).
+    const std::uint32_t next = following(epoch_);
+    const bool renews_none   = capture != cudaStreamCaptureStatusNone || detail::cursor_tag(next) == 0;
+    plan.next_cursor         = renews_none ? nullptr : counters_of(next);
+    plan.cursor_tag          = clear ? 0u : tag;
     return detail::make_context<Backend>(plan, prepared, sink);
+  }
+
+  // Epochs count launches from 1 and start over after 2^32 - 1: no claim of the emulation may carry
+  // an epoch before its launch.
+  static std::uint32_t following(std::uint32_t epoch)
+  {
+    return epoch == ~0u ? 1u : epoch + 1u;
   }
 
   unsigned long long* counters_of(std::uint32_t epoch) const
