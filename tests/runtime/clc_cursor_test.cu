@@ -266,8 +266,8 @@ protected:
 
   // Two launches of one scheduler, prepared in order, run at once: the holder is the earlier one
   // or the later one (`later_holds`), the other starts while it holds. Both must end (a launch
-  // that claims again forever does not: 20 s at most); `hits_` then counts the holder's blocks.
-  void overlap(bool later_holds)
+  // that claims again forever does not: 20 s at most); `hits` then counts the holder's blocks.
+  void overlap(bool later_holds, std::vector<unsigned>& hits)
   {
     clc::scheduler sched;
     cudaStream_t other = nullptr;
@@ -313,19 +313,12 @@ protected:
     cudaStreamDestroy(other);
     std::vector<unsigned> flag;
     PTXW_CUDA_OK(flags_.download(flag));
-    std::vector<unsigned> hits;
-    holder_hits(hits);
+    PTXW_CUDA_OK(hits_.download(hits));
+    hits.resize(kGrid);
     ASSERT_EQ(flag[2], 1u) << "the other launch never started while the holder held: nothing overlapped (held "
                            << flag[0] << ", the other waited " << (flag[3] == 1 ? "for the hold" : "2 s") << ", "
                            << std::count_if(hits.begin(), hits.end(), [](unsigned h) { return h != 0; })
                            << " blocks of the holder ran)";
-  }
-
-  // Each block index of the holder's grid, how often it ran.
-  void holder_hits(std::vector<unsigned>& hits)
-  {
-    PTXW_CUDA_OK(hits_.download(hits));
-    hits.resize(kGrid);
   }
 
   // Checked mode reported R32 and nothing else; unchecked, nothing.
@@ -355,13 +348,12 @@ protected:
 // do not run.
 TEST_P(ClcCounterCursorOverlap, R32AnEarlierLaunchStillRunningEndsItsClaims)
 {
-  overlap(false);
+  std::vector<unsigned> hits;
+  overlap(false, hits);
   if (HasFatalFailure())
   {
     return;
   }
-  std::vector<unsigned> hits;
-  holder_hits(hits);
   unsigned ran = 0, repeated = 0;
   for (unsigned h : hits)
   {
@@ -378,13 +370,12 @@ TEST_P(ClcCounterCursorOverlap, R32AnEarlierLaunchStillRunningEndsItsClaims)
 // leaves the count the later one claims from, so every block of the later one runs exactly once.
 TEST_P(ClcCounterCursorOverlap, R32ALaterLaunchRunningFirstKeepsItsCursor)
 {
-  overlap(true);
+  std::vector<unsigned> hits;
+  overlap(true, hits);
   if (HasFatalFailure())
   {
     return;
   }
-  std::vector<unsigned> hits;
-  holder_hits(hits);
   for (unsigned i = 0; i < kGrid; ++i)
   {
     EXPECT_EQ(hits[i], 1u) << "block index " << i << " of the later launch";
