@@ -52,7 +52,7 @@ struct counter_cursor
   // that a next launch already running (R32) keeps its count. False in that case.
   __device__ bool renew_next() const
   {
-    return next == nullptr || (atomicMax(next, fresh_cursor((tag + 1u) & cursor_tag_mask)) >> cursor_count_bits) <= tag;
+    return next == nullptr || raise(next, (tag + 1u) & cursor_tag_mask) <= tag;
   }
 
   // Whether a claim's atomic returned `claimed` from this launch's cursor.
@@ -66,18 +66,18 @@ struct counter_cursor
   // nothing more is claimed from it.
   __device__ bool renew() const
   {
-    return (atomicMax(at, fresh_cursor(tag)) >> cursor_count_bits) <= tag;
+    return raise(at, tag) <= tag;
   }
+
+  // first()'s count where a later launch renewed the cursor (R32): every bit of the count, beyond
+  // any grid, so that the claim is clipped to nothing.
+  static constexpr unsigned long long taken_over = (1ull << cursor_count_bits) - 1u;
 
   // The indices handed out before a claim from this launch's cursor.
   static __device__ unsigned long long count(unsigned long long claimed)
   {
-    return claimed & ((1ull << cursor_count_bits) - 1u);
+    return claimed & taken_over;
   }
-
-  // first()'s count where a later launch renewed the cursor (R32): beyond any grid, so that the
-  // claim is clipped to nothing.
-  static constexpr unsigned long long taken_over = (1ull << cursor_count_bits) - 1u;
 
   // The count before a claim of `n` whose atomic returned `claimed`, renewed and claimed again
   // where the cursor was not this launch's.
@@ -88,6 +88,13 @@ struct counter_cursor
       claimed = renew() ? atomicAdd(at, n) : taken_over;
     }
     return count(claimed);
+  }
+
+private:
+  // A cursor raised to `to`'s fresh one by atomicMax; the tag it held.
+  static __device__ unsigned long long raise(unsigned long long* cursor, ::cuda::std::uint32_t to)
+  {
+    return atomicMax(cursor, fresh_cursor(to)) >> cursor_count_bits;
   }
 };
 } // namespace clc::detail
