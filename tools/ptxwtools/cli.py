@@ -4,20 +4,20 @@ input, 77 skipped) and its message, `ptxw <command>: ...`. Arguments are checked
 installed or written."""
 
 import argparse
+import importlib
 import sys
 
 from . import __version__
-from .codegen import check, lit_suite, sass_equal, update_checks
-from .conformance import cli as conformance_cli
-from .core import compile as compile_, deps, errors, gate, options, suite
-from .forms import generate as generate_forms
-from .mutate import mutants
-from .sass_diff import cli as sass_diff_cli
+from .core import errors, options
 
-# Every command: a module whose add_parser(sub) registers it (its arguments, and set_defaults(run=...): the
-# function that runs it), listed in the order `ptxw --help` shows them.
-COMMANDS = (deps, conformance_cli, sass_diff_cli, lit_suite, update_checks, suite, compile_, sass_equal, check, gate,
-            mutants, generate_forms)
+# Every command: its name and the module whose add_parser(sub) registers it (its arguments, and
+# set_defaults(run=...): the function that runs it), listed in the order `ptxw --help` shows them. A command
+# line that names one imports that module alone (a lit suite runs `ptxw compile` and `ptxw sass-equal`
+# hundreds of times a target: the other commands' imports were a third of each start).
+COMMANDS = (("setup", "core.deps"), ("conformance", "conformance.cli"), ("sass-diff", "sass_diff.cli"),
+            ("codegen", "codegen.lit_suite"), ("update-checks", "codegen.update_checks"), ("test", "core.suite"),
+            ("compile", "core.compile"), ("sass-equal", "codegen.sass_equal"), ("check", "codegen.check"),
+            ("gate", "core.gate"), ("mutate", "mutate.mutants"), ("generate-forms", "forms.generate"))
 
 
 class _OneLinePerCommand(argparse.HelpFormatter):
@@ -33,22 +33,30 @@ class _OneLinePerCommand(argparse.HelpFormatter):
             self._action_max_length += self._indent_increment
 
 
-def parser() -> argparse.ArgumentParser:
+def _command_of(argv):
+    """The command a command line starts with, or None (anything else is parsed with every command's parser)."""
+    return argv[0] if argv and argv[0] in dict(COMMANDS) else None
+
+
+def parser(command=None) -> argparse.ArgumentParser:
+    """The command line's parser: every command's, or only `command`'s (the same parse of a line naming it)."""
     p = argparse.ArgumentParser(prog="ptxw", description="ptxw's tools: the conformance grid, the codegen suite and "
                                 "SASS checks.", epilog="Exit status: 0 ok, 1 failures found, 2 bad input, 77 skipped.",
                                 formatter_class=_OneLinePerCommand)
     p.add_argument("--version", action="version", version=f"ptxw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMANDS:
-        module.add_parser(sub)
+    for name, module in COMMANDS:
+        if command is None or name == command:
+            importlib.import_module(f"{__package__}.{module}").add_parser(sub)
     return p
 
 
 def parse(argv):
     """The namespace of a command line; argparse's error (exit 2) for a malformed one."""
-    argv, nvcc_flags = compile_.split_nvcc_flags(argv)
-    p = parser()
-    a, rest = p.parse_known_args(options.expand_targets(argv))
+    argv, nvcc_flags = options.split_nvcc_flags(argv)
+    argv = options.expand_targets(argv)
+    p = parser(_command_of(argv))
+    a, rest = p.parse_known_args(argv)
     # a source after an option (`sass-diff --targets sm_90a k.cu`): argparse leaves it over
     more = getattr(a, "more_positionals", None)
     if rest and (not more or any(r.startswith("-") for r in rest)):

@@ -97,15 +97,6 @@ def compile_source(src: Path, target: targets.Target, out: Path, tc: toolchain.T
     return record
 
 
-def split_nvcc_flags(argv):
-    """(own arguments, nvcc flags): what follows `--` goes to nvcc."""
-    argv = list(argv)
-    if "--" not in argv:
-        return argv, []
-    i = argv.index("--")
-    return argv[:i], argv[i + 1:]
-
-
 def add_parser(sub):
     p = sub.add_parser("compile", help="compile one source for one target to PTX, cubin and SASS",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,

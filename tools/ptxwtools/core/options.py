@@ -25,6 +25,15 @@ TARGETS_HELP = "compile targets: sm_90a sm_100a, sm_90a,sm_100a, or repeated --t
 CUDA_ROOT_HELP = "a CUDA root, 'system' (PTXW_CUDA_ROOT, CUDA_PATH, /usr/local/cuda) or an installed version (13.5)"
 
 
+def split_nvcc_flags(argv):
+    """(own arguments, nvcc flags): what follows `--` goes to nvcc."""
+    argv = list(argv)
+    if "--" not in argv:
+        return argv, []
+    i = argv.index("--")
+    return argv[:i], argv[i + 1:]
+
+
 def expand_targets(argv) -> list:
     """The command line with every --targets list written as one --targets=NAME per target."""
     out, i = [], 0
