@@ -13,8 +13,9 @@ mbarrier.arrive.release.cta on sm_80), which the summary names. Then
   refuse    one translation unit with a kernel per form that must not compile fails with `ptxw: R9`
             static assertions only, each naming (in its instantiation notes) a line of one kernel,
             and every kernel named: the R9 diagnostics of the whole table in one compile. A
-            static_assert fires once per instantiation, so a kernel that shares one with an earlier
-            kernel (the same backend's check) is compiled again alone.
+            static_assert fires once per instantiation, so the kernels that share one with an earlier
+            kernel (the same backend's check) compile again, together while that leaves fewer silent,
+            then each alone.
 Exit status: 0 the gate is as expected on every form; 1 it is not (each problem printed); 2 bad
 input; 77 ptxas knows none of the targets.
 """
@@ -105,7 +106,7 @@ def check(tc: toolchain.Toolchain, target: str, selected=variants.VARIANTS) -> t
                     problems.append(f"{target}: ptxas rejects the PTX ptxw emits for the forms it accepts\n"
                                     f"{_indent(assembled.stdout + assembled.stderr)}")
         # A static_assert fires once per instantiation: a form that shares one with an earlier kernel
-        # (the same backend's check) is silent in the batch, and is compiled again alone.
+        # (the same backend's check) is silent in the batch.
         def refused(batch):
             rc, cmd, output, _, found = compile_statements(tc, target, {name[v.id]: v.ptxw for v in batch}, tmp)
             silent = []
@@ -122,7 +123,18 @@ def check(tc: toolchain.Toolchain, target: str, selected=variants.VARIANTS) -> t
                                 f"{'; '.join(stray)}\n  {cmd}")
             return silent
 
-        for v in refused(rejected) if rejected else []:
+        # The silent ones compile again together, as often as that leaves fewer silent (each time the first
+        # kernel of a shared instantiation speaks), and those still silent then alone: a round where none
+        # spoke says nothing the compiles alone do not say by form.
+        silent = refused(rejected) if rejected else []
+        while len(silent) > 1:
+            said = len(problems)
+            again = refused(silent)
+            if len(again) == len(silent):
+                del problems[said:]
+                break
+            silent = again
+        for v in silent:
             refused([v])
     return [v.id for v in accepted], [v.id for v in by_ptxas if v not in accepted], \
         [v.id for v in selected if v not in by_ptxas], problems
