@@ -46,6 +46,7 @@ namespace
 constexpr int threads = 256;
 using block           = dynamic_block<threads>;
 using finish          = block_finish<threads>;
+static_assert(!block::split_tile::staged, "cdp's splits (one level) pass no stage");
 
 struct cdp_args
 {
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(threads) cdp_node(node nd, cdp_args a)
 {
   __shared__ block::storage s;
   const int depth = depth_of(nd.code);
-  block::split_node(s, nd, a.buf.at(depth), a.buf.dst(depth), depth);
+  block::split_node(s, nullptr, nd, a.buf.at(depth), a.buf.dst(depth), depth);
   children(s, nd, a);
 }
 
@@ -105,7 +106,7 @@ __global__ void __launch_bounds__(threads) cdp_scatter(node nd, cdp_job* job, cd
 {
   __shared__ block::storage s;
   const int depth = depth_of(nd.code);
-  block::scatter_own(s, a.buf.at(depth), a.buf.dst(depth), chunk_of(nd, a.chunk), depth, job->cursors);
+  block::scatter_own(s, nullptr, a.buf.at(depth), a.buf.dst(depth), chunk_of(nd, a.chunk), depth, job->cursors);
 }
 
 __global__ void __launch_bounds__(threads) cdp_children(node nd, cdp_job* job, cdp_args a)

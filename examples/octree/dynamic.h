@@ -289,8 +289,9 @@ struct dynamic_block
   }
 
   // Scatter: the block claims a tile at a time, placed through `cursors`.
-  __device__ __noinline__ static void scatter_claimed(storage& s, std::uint32_t* claimed, const float4* src,
-                                                      float4* dst, const node& nd, int depth, std::uint32_t* cursors)
+  __device__ __noinline__ static void scatter_claimed(storage& s, float4* stage, std::uint32_t* claimed,
+                                                      const float4* src, float4* dst, const node& nd, int depth,
+                                                      std::uint32_t* cursors)
   {
     std::uint32_t next = threadIdx.x == 0 ? atomicAdd(claimed, 1u) : 0;
     for (;;)
@@ -307,7 +308,7 @@ struct dynamic_block
       {
         return;
       }
-      split_tile::scatter(s.tile, src, dst, nd.begin + first, nd.count - first, depth, cursors);
+      split_tile::scatter(s.tile, stage, src, dst, nd.begin + first, nd.count - first, depth, cursors);
     }
   }
 
@@ -322,18 +323,18 @@ struct dynamic_block
     count_claimed(s, &s.claimed[0], src, nd, depth, counts);
   }
 
-  __device__ static void
-  scatter_own(storage& s, const float4* src, float4* dst, const node& nd, int depth, std::uint32_t* cursors)
+  __device__ static void scatter_own(storage& s, float4* stage, const float4* src, float4* dst, const node& nd,
+                                     int depth, std::uint32_t* cursors)
   {
     if (threadIdx.x == 0)
     {
       s.claimed[1] = 0; // only thread 0 claims
     }
-    scatter_claimed(s, &s.claimed[1], src, dst, nd, depth, cursors);
+    scatter_claimed(s, stage, &s.claimed[1], src, dst, nd, depth, cursors);
   }
 
   // One block splits a whole node: counts into s.counts, cursors, scatter.
-  __device__ static void split_node(storage& s, const node& nd, const float4* src, float4* dst, int depth)
+  __device__ static void split_node(storage& s, float4* stage, const node& nd, const float4* src, float4* dst, int depth)
   {
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
@@ -346,7 +347,7 @@ struct dynamic_block
       split_tile::cursors([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
     }
     __syncthreads();
-    scatter_own(s, src, dst, nd, depth, s.cursors);
+    scatter_own(s, stage, src, dst, nd, depth, s.cursors);
   }
 
   template <class Method>
@@ -354,6 +355,7 @@ struct dynamic_block
   {
     __shared__ ptxw::tasks::worker_slot<task_node, Method> slot;
     __shared__ storage s;
+    float4* const stage = reinterpret_cast<float4*>(smem); // a split's (the finish's storage otherwise)
     auto w = p.join(slot);
     while (auto t = w.next())
     {
@@ -373,7 +375,7 @@ struct dynamic_block
       else if (tn.step == phase::whole)
       {
         span.kind = span_kind::split;
-        split_node(s, nd, src, dst, depth);
+        split_node(s, stage, nd, src, dst, depth);
         children<kid_parts<Method>>(s, w, std::move(t), nd, a);
       }
       else if (tn.chunks > 1) // a part of several chunks: split again
@@ -404,7 +406,7 @@ struct dynamic_block
         else
         {
           span.kind = span_kind::scatter;
-          scatter_claimed(s, &j.claimed[1], src, dst, nd, depth, j.cursors);
+          scatter_claimed(s, stage, &j.claimed[1], src, dst, nd, depth, j.cursors);
           if (!w.last_at(j.scattered, t))
           {
             w.retire(std::move(t));
@@ -470,15 +472,17 @@ public:
     return faithful_;
   }
 
+  // Dynamic shared memory: the finish's storage, which a split's stage shares (one task at a time).
   std::size_t smem() const
   {
-    return faithful_ ? 0 : block_finish<Threads>::bytes;
+    constexpr std::size_t stage = dynamic_block<Threads, Levels>::split_tile::stage_bytes;
+    return faithful_ ? stage : std::max(stage, block_finish<Threads>::bytes);
   }
 
   int resident() const
   {
-    PTXW_OCTREE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(block_finish<Threads>::bytes)));
+    PTXW_OCTREE_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem())));
     return pool_.resident_grid(kernel, Threads, smem());
   }
 

@@ -164,8 +164,9 @@ __global__ void __launch_bounds__(Threads) level_scatter(level_args a)
 {
   using tiles = level_tiles<Threads, Items, Levels>;
   __shared__ typename tiles::split::storage s;
+  extern __shared__ __align__(16) float4 stage[]; // tiles::split::stage_bytes
   tiles::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
-    tiles::split::scatter(s, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
+    tiles::split::scatter(s, stage, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
   });
 }
 
@@ -254,6 +255,7 @@ class level_sync
 {
   static constexpr std::uint32_t tile    = level_tiles<Threads, Items, Levels>::size;
   static constexpr std::uint32_t buckets = level_tiles<Threads, Items, Levels>::buckets;
+  static constexpr std::size_t stage     = level_tiles<Threads, Items, Levels>::split::stage_bytes;
   bool finish_, graph_;
   device_array<level_state> st_;
   device_array<node> nodes_[2], small_;
@@ -273,7 +275,7 @@ public:
       , graph_(graph)
       , grid_{resident_grid(level_count<Threads, Items, Levels>, Threads),
               resident_grid(level_split<Threads, Items, Levels>, Threads),
-              resident_grid(level_scatter<Threads, Items, Levels>, Threads),
+              resident_grid(level_scatter<Threads, Items, Levels>, Threads, stage),
               resident_grid(level_settle<Threads, Items, Levels>, Threads),
               resident_grid(level_finish<Threads, Items, Levels>, Threads, block_finish<Threads>::bytes)}
   {
@@ -344,7 +346,7 @@ private:
   {
     level_count<Threads, Items, Levels><<<grid_.count, Threads, 0, s>>>(a);
     level_split<Threads, Items, Levels><<<grid_.split, Threads, 0, s>>>(a);
-    level_scatter<Threads, Items, Levels><<<grid_.scatter, Threads, 0, s>>>(a);
+    level_scatter<Threads, Items, Levels><<<grid_.scatter, Threads, stage, s>>>(a);
     level_settle<Threads, Items, Levels><<<grid_.settle, Threads, 0, s>>>(a);
     if (finish_)
     {

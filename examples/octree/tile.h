@@ -3,7 +3,8 @@
 // (level-synchronous tiles, the dynamic builder's chunks and one-block nodes). A tile is at most
 // Threads x Items particles, loaded striped (coalesced). Within a warp, particles of one bucket
 // are ranked with one match and one shared atomic by the lowest lane (not stable: the leaf set
-// does not depend on the order inside a leaf).
+// does not depend on the order inside a leaf); a scatter of several levels stores the tile from
+// shared memory in bucket order, so that a warp's stores are runs.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,7 +30,7 @@ struct tile_split
 
   struct storage
   {
-    std::uint32_t count[buckets], base[buckets];
+    std::uint32_t count[buckets], base[buckets], run[buckets], group[(buckets + 31) / 32];
   };
 
   // One thread: each bucket's first position (a node's particles from `begin`, in bucket order);
@@ -129,10 +130,13 @@ struct tile_split
     }
   }
 
-  // Moves src[begin, begin + n), n <= size, to dst: the block reserves each bucket's run with one
-  // atomic on `cursor[o]` (absolute positions; shared or global) and places its particles there.
-  __device__ static void scatter(storage& s, const float4* src, float4* dst, std::uint32_t begin, std::uint32_t n,
-                                 int depth, std::uint32_t* cursor)
+  // Moves src[begin, begin + min(n, size)) to dst: the block reserves each bucket's run with one
+  // atomic on `cursor[o]` (absolute positions; shared or global); where `staged`, it gathers the
+  // tile in bucket order in `stage` (shared, `stage_bytes`) and stores it from there, consecutive
+  // threads to consecutive places of a run. Stored straight from registers, a warp's 32 particles
+  // would go to up to 32 runs, a request each.
+  __device__ static void scatter(storage& s, float4* stage, const float4* src, float4* dst, std::uint32_t begin,
+                                 std::uint32_t n, int depth, std::uint32_t* cursor)
   {
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
@@ -150,20 +154,88 @@ struct tile_split
       r[k] = add(s.count, o[k]);
     }
     __syncthreads();
-    for (int b = threadIdx.x; b < buckets; b += Threads)
+    if constexpr (staged)
     {
-      s.base[b] = s.count[b] != 0 ? atomicAdd(&cursor[b], s.count[b]) : 0;
-    }
-    __syncthreads();
+      runs(s, cursor);
 #pragma unroll
-    for (int k = 0; k < Items; ++k)
-    {
-      if (o[k] < buckets)
+      for (int k = 0; k < Items; ++k)
       {
-        dst[s.base[o[k]] + r[k]] = v[k];
+        if (o[k] < buckets)
+        {
+          stage[s.run[o[k]] + r[k]] = v[k];
+        }
+      }
+      __syncthreads();
+      for (std::uint32_t i = threadIdx.x; i < min(n, static_cast<std::uint32_t>(size)); i += Threads)
+      {
+        const float4 p = stage[i];
+        dst[s.base[bucket<Levels>(p, depth)] + i] = p;
       }
     }
-    __syncthreads(); // s is reused by the next tile
+    else
+    {
+      for (int b = threadIdx.x; b < buckets; b += Threads)
+      {
+        s.base[b] = s.count[b] != 0 ? atomicAdd(&cursor[b], s.count[b]) : 0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < Items; ++k)
+      {
+        if (o[k] < buckets)
+        {
+          dst[s.base[o[k]] + r[k]] = v[k];
+        }
+      }
+    }
+    __syncthreads(); // s and stage are reused by the next tile
+  }
+
+  // Whether scatter() goes through the stage: a split of one level stores a warp's particles in at
+  // most 8 runs from registers, and the stage's barriers and scan would cost more than they save.
+  static constexpr bool staged             = Levels > 1;
+  static constexpr std::size_t stage_bytes = staged ? size * sizeof(float4) : 0;
+
+private:
+  // Every thread, the tile's counts in s.count: s.run[o] = bucket o's first place in the stage (an
+  // exclusive scan, by warps of 32 buckets, then the warps' totals), s.base[o] = its run in dst
+  // less s.run[o] (one atomic a bucket), so that stage place i of bucket o goes to s.base[o] + i.
+  __device__ static void runs(storage& s, std::uint32_t* cursor)
+  {
+    const unsigned lane = threadIdx.x & 31;
+    for (int first = 0; first < buckets; first += Threads)
+    {
+      const int o           = first + static_cast<int>(threadIdx.x);
+      const std::uint32_t c = o < buckets ? s.count[o] : 0;
+      std::uint32_t sum     = c; // inclusive, over the warp's buckets
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2)
+      {
+        const std::uint32_t x = __shfl_up_sync(~0u, sum, d);
+        sum += lane >= static_cast<unsigned>(d) ? x : 0;
+      }
+      if (o < buckets)
+      {
+        s.run[o]  = sum - c;
+        s.base[o] = c != 0 ? atomicAdd(&cursor[o], c) : 0;
+        if (lane == 31 || o == buckets - 1)
+        {
+          s.group[o / 32] = sum;
+        }
+      }
+    }
+    __syncthreads();
+    for (int o = threadIdx.x; o < buckets; o += Threads)
+    {
+      std::uint32_t before = 0;
+      for (int g = 0; g < o / 32; ++g)
+      {
+        before += s.group[g];
+      }
+      s.run[o] += before;
+      s.base[o] -= s.run[o];
+    }
+    __syncthreads();
   }
 };
 
