@@ -31,9 +31,11 @@ struct block_finish
   static constexpr int spans = (finish_size + max_window + Threads - 1) / Threads;
   // 4-bit digits (CUB's default); the outer scan's partials not memoized in registers (fewer
   // spills when the finish was a call from the task loop; inlined, the stacks are within 8 bytes).
-  using sort32 = cub::BlockRadixSort<std::uint32_t, Threads, items, std::uint16_t, 4, false>;
-  using sort64 = cub::BlockRadixSort<std::uint64_t, Threads, items, std::uint16_t, 4, false>;
-  using scan   = cub::BlockScan<std::uint32_t, Threads>;
+  template <class Key, int Items>
+  using sort = cub::BlockRadixSort<Key, Threads, Items, std::uint16_t, 4, false>;
+  using scan = cub::BlockScan<std::uint32_t, Threads>;
+  // A node of at most a quarter of S sorts a quarter of the keys: the padding would sort too.
+  static constexpr int small_items = items / 4;
 
   // About 112 KiB: dynamic shared memory, `bytes` (two blocks an SM).
   struct storage
@@ -41,8 +43,10 @@ struct block_finish
     float4 particle[finish_size];
     union
     {
-      typename sort32::TempStorage sort32;
-      typename sort64::TempStorage sort64;
+      typename sort<std::uint32_t, items>::TempStorage sort32;
+      typename sort<std::uint64_t, items>::TempStorage sort64;
+      typename sort<std::uint32_t, small_items>::TempStorage small32;
+      typename sort<std::uint64_t, small_items>::TempStorage small64;
       struct
       {
         std::uint64_t key[finish_size];
@@ -55,42 +59,59 @@ struct block_finish
   };
   static constexpr std::size_t bytes = sizeof(storage);
 
-  template <class Key>
-  __device__ static void sort_tree(storage& s, Key (&k)[items], std::uint16_t (&v)[items], int bits, int lo)
+  template <class Key, int Items>
+  __device__ static typename sort<Key, Items>::TempStorage& temp(storage& s)
   {
-    __syncthreads();
     if constexpr (sizeof(Key) == 4)
     {
-      sort32(s.u.sort32).Sort(k, v, 0, bits);
+      if constexpr (Items == items)
+      {
+        return s.u.sort32;
+      }
+      else
+      {
+        return s.u.small32;
+      }
+    }
+    else if constexpr (Items == items)
+    {
+      return s.u.sort64;
     }
     else
     {
-      sort64(s.u.sort64).Sort(k, v, 0, bits);
+      return s.u.small64;
     }
+  }
+
+  template <class Key, int Items>
+  __device__ static void sort_tree(storage& s, Key (&k)[Items], std::uint16_t (&v)[Items], int bits, int lo)
+  {
+    __syncthreads();
+    sort<Key, Items>(temp<Key, Items>(s)).Sort(k, v, 0, bits);
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < items; ++j)
+    for (int j = 0; j < Items; ++j)
     {
-      s.u.tree.key[threadIdx.x * items + j] = static_cast<std::uint64_t>(k[j]) << lo;
-      s.u.tree.val[threadIdx.x * items + j] = v[j];
+      s.u.tree.key[threadIdx.x * Items + j] = static_cast<std::uint64_t>(k[j]) << lo;
+      s.u.tree.val[threadIdx.x * Items + j] = v[j];
     }
     __syncthreads();
   }
 
   // Sorts the node's keys on bits [view.lo, view.hi) (blocked: padding, all ones, sorts last and
   // stays behind the real keys) and fills the windows; whether the sorted digits did not decide.
-  template <class Key>
+  template <class Key, int Items>
   __device__ static bool sort_and_window(storage& s, const sorted_view<std::uint64_t>& view, std::uint32_t n,
                                          std::uint32_t t)
   {
     const int bits   = view.hi - view.lo;
     const Key ones   = static_cast<Key>(~0ull >> (64 - bits));
-    Key k[items];
-    std::uint16_t v[items];
+    Key k[Items];
+    std::uint16_t v[Items];
 #pragma unroll
-    for (int j = 0; j < items; ++j)
+    for (int j = 0; j < Items; ++j)
     {
-      const std::uint32_t i = threadIdx.x * items + j;
+      const std::uint32_t i = threadIdx.x * Items + j;
       v[j]                  = static_cast<std::uint16_t>(i);
       k[j]                  = i < n ? static_cast<Key>(key63(s.particle[i]) >> view.lo) & ones : ones;
     }
@@ -108,6 +129,18 @@ struct block_finish
       s.u.tree.common[x] = c;
     }
     return __syncthreads_or(deeper);
+  }
+
+  // The keys sorted on the digits the view names, and on all below the node (view.lo = 0) where
+  // those did not decide.
+  template <int Items>
+  __device__ static void sort_and_windows(storage& s, sorted_view<std::uint64_t>& view, std::uint32_t n, std::uint32_t t)
+  {
+    if (sort_and_window<std::uint32_t, Items>(s, view, n, t) && view.lo > 0)
+    {
+      view.lo = 0;
+      (void) sort_and_window<std::uint64_t, Items>(s, view, n, t);
+    }
   }
 
   // The node (T < count <= S, T < max_window) from buf.at(depth) into the output. Inlined: as a
@@ -136,10 +169,13 @@ struct block_finish
     digits = min(digits, min(hi / 3, 10));
     sorted_view<std::uint64_t> view{d, nd.code, hi, hi - 3 * digits};
     __syncthreads();
-    if (sort_and_window<std::uint32_t>(s, view, n, t) && view.lo > 0)
+    if (n <= Threads * small_items)
     {
-      view.lo = 0;
-      (void) sort_and_window<std::uint64_t>(s, view, n, t);
+      sort_and_windows<small_items>(s, view, n, t);
+    }
+    else
+    {
+      sort_and_windows<items>(s, view, n, t);
     }
     // The largest window over each key: its leaf's depth, into `common` once all are read; the
     // particles in sorted order to the output.
