@@ -2,7 +2,8 @@
 
     benchmarks/plot.py octree table.csv table.svg     # the table: every builder's time per problem
     benchmarks/plot.py octree sweep.csv sweep.svg     # a --sweep run: time against blocks per threads
-    benchmarks/plot.py octree timeline.csv t.svg      # a --timeline run (.csv or .csv.gz): what each SM ran
+    benchmarks/plot.py octree timeline.csv t.svg      # a --timeline run (.csv or .csv.gz): what each SM ran,
+                                                      # and each kind of task's busy time per SM (printed)
 
 Table: one panel per problem (shape, N, T), a bar per baseline and one per method (its best row:
 any C, threads and levels a split; every row is in the CSV), best-of time in ms on a log scale,
@@ -162,6 +163,12 @@ def timelines(path, out):
         xs = lambda t: x0 + t / t_max * width  # noqa: E731
         busy = sum(r["end_us"] - r["start_us"] for r in mine)
         end = max(r["end_us"] for r in mine)
+        # what the SMs were busy with, per kind of task: the time a pass takes on the whole GPU
+        by_kind = {}
+        for r in mine:
+            by_kind.setdefault(r["kind"], []).append(r["end_us"] - r["start_us"])
+        print(f"{panel[3]}, {panel[0]} N={panel[1]} T={panel[2]}: {end:.0f} us first task to last; busy per SM: "
+              + ", ".join(f"{kind} {sum(d) / sms:.0f} us ({len(d)} tasks)" for kind, d in sorted(by_kind.items())))
         svg.text(x0, y0 + 12, f"{panel[3]}: {panel[0]}, N={int(panel[1]):.0e}, T={panel[2]} -- {len(mine)} tasks, "
                  f"{end / 1000:.3f} ms first task to last, SMs busy {100 * busy / (end * sms):.0f}% of it", 12)
         # consecutive spans of one kind on one SM less than half a pixel apart are drawn as one
