@@ -89,7 +89,7 @@ def table(rows, out):
         x, y = 20 + (i % 3) * 400, ly + 16 * (i // 3)
         svg.rect(x, y - 9, 10, 10, COLOURS[i % len(COLOURS)])
         svg.text(x + 14, y, m, 11)
-    svg.text(10, 18, "Octree builds, H100: best-of time per builder and problem (log scale); dashed: the bounds, "
+    svg.text(10, 18, "Octree builds: best-of time per builder and problem (log scale); dashed: the bounds, "
              "(passes above S + 1) x copy time, for 1, 2 and 3 levels a split", 14)
     svg.save(out)
 
@@ -133,7 +133,7 @@ def sweep(rows, out):
                 svg.text(left + 4, y - 3, f"{r['method']} {r['best_ms']:.2f}", 8)
             svg.line(left, bottom, right, bottom)
             svg.line(left, bottom, left, top)
-    svg.text(10, 18, "Dynamic builder per method: threads x blocks (the paper's figures' shape), H100; dashed: the "
+    svg.text(10, 18, "Dynamic builder per method: threads x blocks (the paper's figures' shape); dashed: the "
              "baselines of the same run", 13)
     svg.save(out)
 
@@ -190,7 +190,7 @@ def timelines(path, out):
     for i, (kind, colour) in enumerate(KIND_COLOURS.items()):
         svg.rect(60 + i * 160, ly - 9, 10, 10, colour)
         svg.text(60 + i * 160 + 14, ly, kind, 11)
-    svg.text(10, 18, "Dynamic builder, H100: what each SM ran (a lane per SM, a bar per task); white: waiting for "
+    svg.text(10, 18, "Dynamic builder: what each SM ran (a lane per SM, a bar per task); white: waiting for "
              "a task, a join or a round", 13)
     svg.save(out)
 

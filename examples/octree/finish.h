@@ -6,7 +6,8 @@
 // the output buffer) and appends its leaves with one atomic.
 // The sort first takes the digits a node of n particles needs if spread evenly (log8(n / T), one
 // more for margin; 32-bit keys), and all digits below the node (64-bit keys) only where a window
-// shows that those did not decide the tree: a dense node pays, an even one does not.
+// shows that those did not decide the tree: a dense node pays, an even one does not. A node of
+// at most S / 4 particles sorts S / 4 keys (the padding would cost as much as the keys).
 #pragma once
 
 #include <cub/block/block_radix_sort.cuh>
