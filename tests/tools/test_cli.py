@@ -163,8 +163,9 @@ class CommandLineTest(unittest.TestCase):
 
 
 class TestCommandTest(unittest.TestCase):
-    """`ptxw test`: the tests labelled no-build run beside the build, the rest after it, and every failure
-    is reported, the build's and theirs (the steps themselves are stand-ins here)."""
+    """`ptxw test`: the tests labelled no-build run beside the build (at the lowest priority: the build keeps the
+    cores), the rest after it, and every failure is reported, the build's and theirs (the steps themselves are
+    stand-ins here)."""
 
     def steps(self, failing=()):
         """(what ran, in order, and the Failure's message or None), each step a command failing where it names
@@ -176,9 +177,10 @@ class TestCommandTest(unittest.TestCase):
             return subprocess.CompletedProcess(cmd, 1 if any(f in " ".join(cmd) for f in failing) else 0)
 
         class Beside:
-            def __init__(self, cmd, **_):
+            def __init__(self, cmd, preexec_fn=None, **_):
                 self.cmd = " ".join(cmd)
                 ran.append(("start", self.cmd))
+                ran.append(("priority", "lowest" if preexec_fn is suite._lowest_priority else "the build's"))
 
             def wait(self):
                 ran.append(("wait", self.cmd))
@@ -198,8 +200,8 @@ class TestCommandTest(unittest.TestCase):
         ran, failure = self.steps()
         self.assertIsNone(failure)
         self.assertEqual([(what, self.kind(c)) for what, c in ran], [
-            ("run", "configure"), ("start", "no-build tests"), ("run", "build"), ("run", "the rest"),
-            ("wait", "no-build tests")])
+            ("run", "configure"), ("start", "no-build tests"), ("priority", "lowest"), ("run", "build"),
+            ("run", "the rest"), ("wait", "no-build tests")])
 
     @staticmethod
     def kind(cmd):
