@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(threads) cdp_node(node nd, cdp_args a)
 {
   __shared__ block::storage s;
   const int depth = depth_of(nd.code);
-  block::split_node(s, nullptr, nd, a.buf.at(depth), a.buf.dst(depth), depth);
+  block::split_node(s, nullptr, nd, a.buf.io(depth), depth);
   children(s, nd, a);
 }
 
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(threads) cdp_count(node nd, cdp_job* job, cdp_
 {
   __shared__ block::storage s;
   const int depth = depth_of(nd.code);
-  block::count_own(s, a.buf.at(depth), chunk_of(nd, a.chunk), depth, job->counts);
+  block::count_own(s, a.buf.io(depth), chunk_of(nd, a.chunk), depth, job->counts);
 }
 
 __global__ void cdp_prefix(node nd, cdp_job* job)
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(threads) cdp_scatter(node nd, cdp_job* job, cd
 {
   __shared__ block::storage s;
   const int depth = depth_of(nd.code);
-  block::scatter_own(s, nullptr, a.buf.at(depth), a.buf.dst(depth), chunk_of(nd, a.chunk), depth, job->cursors);
+  block::scatter_own(s, nullptr, a.buf.io(depth), chunk_of(nd, a.chunk), depth, job->cursors);
 }
 
 __global__ void __launch_bounds__(threads) cdp_children(node nd, cdp_job* job, cdp_args a)
@@ -221,8 +221,11 @@ void cdp_build::run(const buffers& buf, const leaf_out& out, std::uint32_t n, st
   PTXW_OCTREE_CHECK(cudaMemsetAsync(a.jobs_used.get(), 0, sizeof(std::uint32_t)));
   PTXW_OCTREE_CHECK(cudaMemsetAsync(a.errors.get(), 0, sizeof(cdp_errors)));
   PTXW_OCTREE_CHECK(cudaMemsetAsync(out.count, 0, sizeof(std::uint32_t)));
-  launch(node{1, 0, n}, cdp_args{buf, out, a.jobs.get(), a.jobs_used.get(), a.errors.get(), t, finish_ ? finish_size : 0,
-                                 chunk_});
+  // Every count reads the particles: cdp with the buckets ahead (output.h) is not shown correct (docs/task-queues.md).
+  buffers plain = buf;
+  plain.ahead_a = plain.ahead_b = nullptr;
+  launch(node{1, 0, n}, cdp_args{plain, out, a.jobs.get(), a.jobs_used.get(), a.errors.get(), t,
+                                 finish_ ? finish_size : 0, chunk_});
   PTXW_OCTREE_CHECK(cudaGetLastError());
 }
 

@@ -263,7 +263,8 @@ struct dynamic_block
   // block's own (s.claimed). The next claim is in flight while the claimer works on one.
   // Count: each warp claims warp_claim particles at a time, counted into `counts`.
   __device__ __noinline__ static void count_claimed(storage& s, std::uint32_t* claimed, const float4* src,
-                                                    const node& nd, int depth, std::uint32_t* counts)
+                                                    const std::uint16_t* ahead, const node& nd, int depth,
+                                                    std::uint32_t* counts)
   {
     const unsigned lane = threadIdx.x & 31;
     split_tile::zero(s.tile);
@@ -282,7 +283,7 @@ struct dynamic_block
       const std::uint32_t last = min(first + warp_claim, nd.count);
       for (std::uint32_t i = first; i < last; i += warp_tile)
       {
-        split_tile::template count_tile<32>(s.tile, src, nd.begin + i, last - i, depth, lane);
+        split_tile::template count_tile<32>(s.tile, src, ahead, nd.begin + i, last - i, depth, lane);
       }
     }
     split_tile::flush(s.tile, counts);
@@ -290,8 +291,8 @@ struct dynamic_block
 
   // Scatter: the block claims a tile at a time, placed through `cursors`.
   __device__ __noinline__ static void scatter_claimed(storage& s, float4* stage, std::uint32_t* claimed,
-                                                      const float4* src, float4* dst, const node& nd, int depth,
-                                                      std::uint32_t* cursors)
+                                                      const float4* src, float4* dst, std::uint16_t* ahead,
+                                                      const node& nd, int depth, std::uint32_t* cursors)
   {
     std::uint32_t next = threadIdx.x == 0 ? atomicAdd(claimed, 1u) : 0;
     for (;;)
@@ -308,46 +309,46 @@ struct dynamic_block
       {
         return;
       }
-      split_tile::scatter(s.tile, stage, src, dst, nd.begin + first, nd.count - first, depth, cursors);
+      split_tile::scatter(s.tile, stage, src, dst, ahead, nd.begin + first, nd.count - first, depth, cursors);
     }
   }
 
   // Every thread: the block alone counts or scatters every particle of nd (claims of its own; the
   // claimers of a previous use have passed a barrier since).
-  __device__ static void count_own(storage& s, const float4* src, const node& nd, int depth, std::uint32_t* counts)
+  __device__ static void count_own(storage& s, const split_io& io, const node& nd, int depth, std::uint32_t* counts)
   {
     if (threadIdx.x == 0)
     {
       s.claimed[0] = 0; // the count's first barrier orders it before any warp's claim
     }
-    count_claimed(s, &s.claimed[0], src, nd, depth, counts);
+    count_claimed(s, &s.claimed[0], io.src, io.ahead, nd, depth, counts);
   }
 
-  __device__ static void scatter_own(storage& s, float4* stage, const float4* src, float4* dst, const node& nd,
-                                     int depth, std::uint32_t* cursors)
+  __device__ static void scatter_own(storage& s, float4* stage, const split_io& io, const node& nd, int depth,
+                                     std::uint32_t* cursors)
   {
     if (threadIdx.x == 0)
     {
       s.claimed[1] = 0; // only thread 0 claims
     }
-    scatter_claimed(s, stage, &s.claimed[1], src, dst, nd, depth, cursors);
+    scatter_claimed(s, stage, &s.claimed[1], io.src, io.dst, io.ahead_dst, nd, depth, cursors);
   }
 
   // One block splits a whole node: counts into s.counts, cursors, scatter.
-  __device__ static void split_node(storage& s, float4* stage, const node& nd, const float4* src, float4* dst, int depth)
+  __device__ static void split_node(storage& s, float4* stage, const node& nd, const split_io& io, int depth)
   {
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
       s.counts[o] = 0;
     }
-    count_own(s, src, nd, depth, s.counts);
+    count_own(s, io, nd, depth, s.counts);
     __syncthreads();
     if (threadIdx.x == 0)
     {
       split_tile::cursors([&](int o) { return s.counts[o]; }, s.cursors, nd.begin);
     }
     __syncthreads();
-    scatter_own(s, stage, src, dst, nd, depth, s.cursors);
+    scatter_own(s, stage, io, nd, depth, s.cursors);
   }
 
   template <class Method>
@@ -363,8 +364,7 @@ struct dynamic_block
       span_scope span(a.tl);
       const node& nd     = tn.n;
       const int depth    = depth_of(nd.code);
-      const float4* src  = a.buf.at(depth);
-      float4* dst        = a.buf.dst(depth);
+      const split_io io  = a.buf.io(depth);
       if (tn.step == phase::whole && nd.count <= a.cfg.finish)
       {
         span.kind = span_kind::finish;
@@ -375,7 +375,7 @@ struct dynamic_block
       else if (tn.step == phase::whole)
       {
         span.kind = span_kind::split;
-        split_node(s, stage, nd, src, dst, depth);
+        split_node(s, stage, nd, io, depth);
         children<kid_parts<Method>>(s, w, std::move(t), nd, a);
       }
       else if (tn.chunks > 1) // a part of several chunks: split again
@@ -390,7 +390,7 @@ struct dynamic_block
         if (tn.step == phase::count)
         {
           span.kind = span_kind::count;
-          count_claimed(s, &j.claimed[0], src, nd, depth, j.counts);
+          count_claimed(s, &j.claimed[0], io.src, io.ahead, nd, depth, j.counts);
           if (!w.last_at(j.counted, t))
           {
             w.retire(std::move(t));
@@ -406,7 +406,7 @@ struct dynamic_block
         else
         {
           span.kind = span_kind::scatter;
-          scatter_claimed(s, stage, &j.claimed[1], src, dst, nd, depth, j.cursors);
+          scatter_claimed(s, stage, &j.claimed[1], io.src, io.dst, io.ahead_dst, nd, depth, j.cursors);
           if (!w.last_at(j.scattered, t))
           {
             w.retire(std::move(t));

@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(Threads) level_count(level_args a)
   using tiles = level_tiles<Threads, Items, Levels>;
   __shared__ typename tiles::split::storage s;
   tiles::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* counts) {
-    tiles::split::count(s, a.buf.at(depth), begin, n, depth, counts);
+    tiles::split::count(s, a.buf.at(depth), a.buf.ahead_at(depth), begin, n, depth, counts);
   });
 }
 
@@ -166,7 +166,8 @@ __global__ void __launch_bounds__(Threads) level_scatter(level_args a)
   __shared__ typename tiles::split::storage s;
   extern __shared__ __align__(16) float4 stage[]; // tiles::split::stage_bytes
   tiles::for_each(a, [&](std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursors) {
-    tiles::split::scatter(s, stage, a.buf.at(depth), a.buf.dst(depth), begin, n, depth, cursors);
+    const split_io io = a.buf.io(depth);
+    tiles::split::scatter(s, stage, io.src, io.dst, io.ahead_dst, begin, n, depth, cursors);
   });
 }
 

@@ -4,7 +4,9 @@
 // Threads x Items particles, loaded striped (coalesced). Within a warp, particles of one bucket
 // are ranked with one match and one shared atomic by the lowest lane (not stable: the leaf set
 // does not depend on the order inside a leaf); a scatter of several levels stores the tile from
-// shared memory in bucket order, so that a warp's stores are runs.
+// shared memory in bucket order, so that a warp's stores are runs. A scatter may also store each
+// particle's bucket in the next split (`ahead`, 8^Levels ways at depth + Levels), and a count read
+// those instead of the particles.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,6 +29,7 @@ struct tile_split
 {
   static constexpr int size    = Threads * Items;
   static constexpr int buckets = buckets_of(Levels);
+  static_assert(buckets <= 65536, "a bucket ahead is 16 bits");
 
   struct storage
   {
@@ -83,13 +86,13 @@ struct tile_split
   // Bucket counts of src[begin, begin + n) (any n, block-strided) added to `counts` (shared or
   // global, zeroed by the caller): per tile into shared memory first (zero, count_tile), then an
   // atomic a bucket (flush).
-  __device__ static void count(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n, int depth,
-                               std::uint32_t* counts)
+  __device__ static void count(storage& s, const float4* src, const std::uint16_t* ahead, std::uint32_t begin,
+                               std::uint32_t n, int depth, std::uint32_t* counts)
   {
     zero(s);
     for (std::uint32_t t = 0; t < n; t += size)
     {
-      count_tile(s, src, begin + t, n - t, depth);
+      count_tile(s, src, ahead, begin + t, n - t, depth);
     }
     flush(s, counts);
   }
@@ -104,11 +107,31 @@ struct tile_split
   }
 
   // The tile src[begin, begin + min(n, Width x Items)) added to s.count, by the block (Width =
-  // Threads) or by one warp (Width = 32, rank = its lane).
+  // Threads) or by one warp (Width = 32, rank = its lane): the buckets read from `ahead` where the
+  // scatter that moved the particles wrote them, from the particles otherwise.
   template <int Width = Threads>
-  __device__ static void count_tile(storage& s, const float4* src, std::uint32_t begin, std::uint32_t n, int depth,
-                                    unsigned rank = threadIdx.x)
+  __device__ static void count_tile(storage& s, const float4* src, const std::uint16_t* ahead, std::uint32_t begin,
+                                    std::uint32_t n, int depth, unsigned rank = threadIdx.x)
   {
+    if (ahead != nullptr)
+    {
+      std::uint16_t o[Items];
+#pragma unroll
+      for (int k = 0; k < Items; ++k)
+      {
+        const std::uint32_t i = k * Width + rank;
+        o[k]                  = i < n ? ahead[begin + i] : static_cast<std::uint16_t>(buckets);
+      }
+#pragma unroll
+      for (int k = 0; k < Items; ++k) // no ranks: one shared atomic a particle, no match
+      {
+        if (o[k] < buckets)
+        {
+          atomicAdd(&s.count[o[k]], 1u);
+        }
+      }
+      return;
+    }
     float4 v[Items];
     load<Width>(v, src, begin, n, rank);
 #pragma unroll
@@ -130,13 +153,14 @@ struct tile_split
     }
   }
 
-  // Moves src[begin, begin + min(n, size)) to dst: the block reserves each bucket's run with one
-  // atomic on `cursor[o]` (absolute positions; shared or global); where `staged`, it gathers the
-  // tile in bucket order in `stage` (shared, `stage_bytes`) and stores it from there, consecutive
-  // threads to consecutive places of a run. Stored straight from registers, a warp's 32 particles
-  // would go to up to 32 runs, a request each.
-  __device__ static void scatter(storage& s, float4* stage, const float4* src, float4* dst, std::uint32_t begin,
-                                 std::uint32_t n, int depth, std::uint32_t* cursor)
+  // Moves src[begin, begin + min(n, size)) to dst (and each particle's bucket in the next split
+  // to ahead, unless nullptr): the block reserves each bucket's run with one atomic on `cursor[o]`
+  // (absolute positions; shared or global); where `staged`, it gathers the tile in bucket order in
+  // `stage` (shared, `stage_bytes`) and stores it from there, consecutive threads to consecutive
+  // places of a run. Stored straight from registers, a warp's 32 particles would go to up to 32
+  // runs, a request each.
+  __device__ static void scatter(storage& s, float4* stage, const float4* src, float4* dst, std::uint16_t* ahead,
+                                 std::uint32_t begin, std::uint32_t n, int depth, std::uint32_t* cursor)
   {
     for (int o = threadIdx.x; o < buckets; o += Threads)
     {
@@ -168,8 +192,14 @@ struct tile_split
       __syncthreads();
       for (std::uint32_t i = threadIdx.x; i < min(n, static_cast<std::uint32_t>(size)); i += Threads)
       {
-        const float4 p = stage[i];
-        dst[s.base[bucket<Levels>(p, depth)] + i] = p;
+        const float4 p         = stage[i];
+        const int both         = bucket<2 * Levels>(p, depth); // this split's bucket, then the next one's
+        const std::uint32_t at = s.base[both >> 3 * Levels] + i;
+        dst[at]                = p;
+        if (ahead != nullptr)
+        {
+          ahead[at] = static_cast<std::uint16_t>(both & (buckets - 1));
+        }
       }
     }
     else
@@ -185,6 +215,10 @@ struct tile_split
         if (o[k] < buckets)
         {
           dst[s.base[o[k]] + r[k]] = v[k];
+          if (ahead != nullptr)
+          {
+            ahead[s.base[o[k]] + r[k]] = static_cast<std::uint16_t>(bucket<Levels>(v[k], depth + Levels));
+          }
         }
       }
     }

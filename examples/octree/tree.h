@@ -1,5 +1,5 @@
 // examples/octree/tree.h: the device side of one problem -- the input, the two particle
-// buffers, the leaves -- and build(), the one entry every builder is called through: the problem is
+// buffers and their buckets ahead (output.h), the leaves -- and build(), the one entry every builder is called through: the problem is
 // already validated (particles.h), an empty set launches nothing, N <= T is the root leaf, and
 // only then does the builder run (so every builder may assume T < N < 2^31).
 #pragma once
@@ -29,6 +29,7 @@ __global__ void root_leaf(buffers buf, leaf_out out, std::uint32_t n)
 class device_tree
 {
   device_array<float4> in_, a_, b_;
+  device_array<std::uint16_t> ahead_a_, ahead_b_;
   device_array<leaf> leaves_;
   device_array<std::uint32_t> count_;
   std::size_t n_  = 0;
@@ -46,13 +47,15 @@ public:
     in_.upload(*in.particles);
     a_.reserve(n_);
     b_.reserve(n_);
+    ahead_a_.reserve(n_);
+    ahead_b_.reserve(n_);
     leaves_.reserve(n_);
     count_.reserve(1);
   }
 
   buffers bufs() const
   {
-    return {in_.get(), a_.get(), b_.get()};
+    return {in_.get(), a_.get(), b_.get(), 1, ahead_a_.get(), ahead_b_.get()};
   }
   leaf_out out() const
   {
