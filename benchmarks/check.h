@@ -78,9 +78,15 @@ inline bool flag_option(char** argv, int i, const char* name, bool& out, bool va
   return true;
 }
 
-// Exit status 2 (nothing measured) where there is no CUDA device.
+// Exit status 2 (nothing measured) where there is no CUDA device, or where the program was built as
+// a compile check (outside a Release build: benchmarks/CMakeLists.txt), whose times would mean nothing.
 inline void require_device()
 {
+#if defined(PTXW_BENCH_COMPILE_CHECK)
+  std::printf("built as a compile check (device code at --Ofast-compile=max): measure from a build configured with "
+              "-DCMAKE_BUILD_TYPE=Release\n");
+  std::exit(2);
+#endif
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
   {

@@ -294,6 +294,7 @@ struct contender
 
 int main()
 {
+  ptxw_bench::require_device();
   cudaDeviceProp prop{};
   PTXW_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs; %llu tasks (binary tree: %u roots, depth %u), %u threads per block\n\n", prop.name,

@@ -202,6 +202,7 @@ void request_phases(const char* name, unsigned blocks, double us, bool sleep, do
 
 int main()
 {
+  ptxw_bench::require_device();
   cudaDeviceProp prop{};
   cuda_check(cudaGetDeviceProperties(&prop, 0), "properties");
   int per_sm = 0;
