@@ -139,15 +139,17 @@ struct block_finish
       c.start[count_buckets] = n;
     }
     __syncthreads();
-    const std::uint32_t mask = (1u << 3 * view.digits()) - 1;
     std::uint32_t placed[items]; // bucket | rank in the bucket << 16
+    // The view's digits are the first of count_digits below the node (bucket(): the bits it needs, not
+    // the whole key).
+    const int drop = 3 * (count_digits - view.digits());
 #pragma unroll
     for (int j = 0; j < items; ++j)
     {
       const std::uint32_t i = j * Threads + threadIdx.x;
       if (i < n)
       {
-        const std::uint32_t b = static_cast<std::uint32_t>(key63(s.particle[i]) >> view.lo) & mask;
+        const std::uint32_t b = static_cast<std::uint32_t>(bucket<count_digits>(s.particle[i], view.base)) >> drop;
         placed[j]             = b | atomicAdd(&c.start[b], 1u) << 16;
       }
     }

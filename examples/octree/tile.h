@@ -1,12 +1,13 @@
 // examples/octree/tile.h: one block splitting a tile of a node's particles 8^Levels ways (the
 // node's descendants Levels levels down) -- the step every partition-based builder repeats
 // (level-synchronous tiles, the dynamic builder's chunks and one-block nodes). A tile is at most
-// Threads x Items particles, loaded striped (coalesced). Within a warp, particles of one bucket
-// are ranked with one match and one shared atomic by the lowest lane (not stable: the leaf set
-// does not depend on the order inside a leaf); a scatter of several levels stores the tile from
-// shared memory in bucket order, so that a warp's stores are runs. A scatter may also store each
-// particle's bucket in the next split (`ahead`, 8^Levels ways at depth + Levels), and a count read
-// those instead of the particles.
+// Threads x Items particles, loaded striped (coalesced). A particle's rank in its bucket is the
+// return of one shared atomic (not stable: the leaf set does not depend on the order inside a
+// leaf; a warp's match of equal buckets and one atomic by its lowest lane cost more, the match
+// stalling each warp for longer than the atomics it saves); a scatter of several levels stores
+// the tile from shared memory in bucket order, so that a warp's stores are runs. A scatter may also
+// store each particle's bucket in the next split (`ahead`, 8^Levels ways at depth + Levels), and a
+// count read those instead of the particles.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -49,26 +50,9 @@ struct tile_split
     }
   }
 
-  // Adds one to counter[o] for each particle, by warp: returns the particle's rank among the warp's
-  // particles of that bucket before it (its slot when `counter` holds a base). o = buckets: none.
-  __device__ static std::uint32_t add(std::uint32_t* counter, int o)
-  {
-    const unsigned peers  = __match_any_sync(~0u, o);
-    const unsigned lane   = threadIdx.x & 31;
-    const int leader      = __ffs(peers) - 1;
-    std::uint32_t base    = 0;
-    if (o < buckets && lane == static_cast<unsigned>(leader))
-    {
-      base = atomicAdd(&counter[o], __popc(peers));
-    }
-    base = __shfl_sync(~0u, base, leader);
-    return base + __popc(peers & ((1u << lane) - 1));
-  }
-
   // The particles of thread `rank` of `Width` in the tile src[begin, begin + min(n, Width x Items)),
-  // all loads issued before any is used: the ranking's match and shared atomic would otherwise hold
-  // each load until the one before was ranked -- one load in flight a thread, about half the copy's
-  // bandwidth (seen in SASS and in the dynamic builder's timelines on the H100).
+  // all loads issued before any is used: the ranking's shared atomic would otherwise hold each load
+  // until the one before was ranked -- one load in flight a thread, about half the copy's bandwidth.
   template <int Width = Threads>
   __device__ static void load(float4 (&v)[Items], const float4* src, std::uint32_t begin, std::uint32_t n, unsigned rank)
   {
@@ -123,7 +107,7 @@ struct tile_split
         o[k]                  = i < n ? ahead[begin + i] : static_cast<std::uint16_t>(buckets);
       }
 #pragma unroll
-      for (int k = 0; k < Items; ++k) // no ranks: one shared atomic a particle, no match
+      for (int k = 0; k < Items; ++k) // no ranks: one shared atomic a particle
       {
         if (o[k] < buckets)
         {
@@ -137,7 +121,10 @@ struct tile_split
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
-      (void) add(s.count, k * Width + rank < n ? bucket<Levels>(v[k], depth) : buckets);
+      if (k * Width + rank < n)
+      {
+        atomicAdd(&s.count[bucket<Levels>(v[k], depth)], 1u);
+      }
     }
   }
 
@@ -156,7 +143,8 @@ struct tile_split
   // Moves src[begin, begin + min(n, size)) to dst (and each particle's bucket in the next split
   // to ahead, unless nullptr): the block reserves each bucket's run with one atomic on `cursor[o]`
   // (absolute positions; shared or global); where `staged`, it gathers the tile in bucket order in
-  // `stage` (shared, `stage_bytes`) and stores it from there, consecutive threads to consecutive
+  // `stage` (shared, `stage_bytes`: each particle, then its buckets in this split and the next,
+  // computed once from registers) and stores it from there, consecutive threads to consecutive
   // places of a run. Stored straight from registers, a warp's 32 particles would go to up to 32
   // runs, a request each.
   __device__ static void scatter(storage& s, float4* stage, const float4* src, float4* dst, std::uint16_t* ahead,
@@ -168,37 +156,41 @@ struct tile_split
     }
     __syncthreads();
     float4 v[Items];
-    int o[Items];
+    std::uint32_t both[Items]; // this split's bucket, then the next one's (buckets << 3 Levels: none)
     std::uint32_t r[Items];
     load(v, src, begin, n, threadIdx.x);
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
-      o[k] = k * Threads + threadIdx.x < n ? bucket<Levels>(v[k], depth) : buckets;
-      r[k] = add(s.count, o[k]);
+      both[k] = k * Threads + threadIdx.x < n ? static_cast<std::uint32_t>(bucket<2 * Levels>(v[k], depth))
+                                              : static_cast<std::uint32_t>(buckets) << 3 * Levels;
+      const std::uint32_t o = both[k] >> 3 * Levels;
+      r[k]                  = o < buckets ? atomicAdd(&s.count[o], 1u) : 0u;
     }
     __syncthreads();
     if constexpr (staged)
     {
+      std::uint32_t* const stage_both = reinterpret_cast<std::uint32_t*>(stage + size);
       runs(s, cursor);
 #pragma unroll
       for (int k = 0; k < Items; ++k)
       {
-        if (o[k] < buckets)
+        const std::uint32_t o = both[k] >> 3 * Levels;
+        if (o < buckets)
         {
-          stage[s.run[o[k]] + r[k]] = v[k];
+          stage[s.run[o] + r[k]]      = v[k];
+          stage_both[s.run[o] + r[k]] = both[k];
         }
       }
       __syncthreads();
       for (std::uint32_t i = threadIdx.x; i < min(n, static_cast<std::uint32_t>(size)); i += Threads)
       {
-        const float4 p         = stage[i];
-        const int both         = bucket<2 * Levels>(p, depth); // this split's bucket, then the next one's
-        const std::uint32_t at = s.base[both >> 3 * Levels] + i;
-        dst[at]                = p;
+        const std::uint32_t b  = stage_both[i];
+        const std::uint32_t at = s.base[b >> 3 * Levels] + i;
+        dst[at]                = stage[i];
         if (ahead != nullptr)
         {
-          ahead[at] = static_cast<std::uint16_t>(both & (buckets - 1));
+          ahead[at] = static_cast<std::uint16_t>(b & (buckets - 1));
         }
       }
     }
@@ -212,12 +204,13 @@ struct tile_split
 #pragma unroll
       for (int k = 0; k < Items; ++k)
       {
-        if (o[k] < buckets)
+        const std::uint32_t o = both[k] >> 3 * Levels;
+        if (o < buckets)
         {
-          dst[s.base[o[k]] + r[k]] = v[k];
+          dst[s.base[o] + r[k]] = v[k];
           if (ahead != nullptr)
           {
-            ahead[s.base[o[k]] + r[k]] = static_cast<std::uint16_t>(bucket<Levels>(v[k], depth + Levels));
+            ahead[s.base[o] + r[k]] = static_cast<std::uint16_t>(both[k] & (buckets - 1));
           }
         }
       }
@@ -228,7 +221,7 @@ struct tile_split
   // Whether scatter() goes through the stage: a split of one level stores a warp's particles in at
   // most 8 runs from registers, and the stage's barriers and scan would cost more than they save.
   static constexpr bool staged             = Levels > 1;
-  static constexpr std::size_t stage_bytes = staged ? size * sizeof(float4) : 0;
+  static constexpr std::size_t stage_bytes = staged ? size * (sizeof(float4) + sizeof(std::uint32_t)) : 0;
 
 private:
   // Every thread, the tile's counts in s.count: s.run[o] = bucket o's first place in the stage (an
