@@ -156,15 +156,15 @@ struct tile_split
     }
     __syncthreads();
     float4 v[Items];
-    std::uint32_t both[Items]; // this split's bucket, then the next one's (buckets << 3 Levels: none)
+    std::uint32_t both[Items]; // both_buckets (none: buckets << 3 Levels, whose split_of is buckets)
     std::uint32_t r[Items];
     load(v, src, begin, n, threadIdx.x);
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
-      both[k] = k * Threads + threadIdx.x < n ? static_cast<std::uint32_t>(bucket<2 * Levels>(v[k], depth))
+      both[k] = k * Threads + threadIdx.x < n ? both_buckets(v[k], depth)
                                               : static_cast<std::uint32_t>(buckets) << 3 * Levels;
-      const std::uint32_t o = both[k] >> 3 * Levels;
+      const std::uint32_t o = split_of(both[k]);
       r[k]                  = o < buckets ? atomicAdd(&s.count[o], 1u) : 0u;
     }
     __syncthreads();
@@ -175,7 +175,7 @@ struct tile_split
 #pragma unroll
       for (int k = 0; k < Items; ++k)
       {
-        const std::uint32_t o = both[k] >> 3 * Levels;
+        const std::uint32_t o = split_of(both[k]);
         if (o < buckets)
         {
           stage[s.run[o] + r[k]]      = v[k];
@@ -186,11 +186,11 @@ struct tile_split
       for (std::uint32_t i = threadIdx.x; i < min(n, static_cast<std::uint32_t>(size)); i += Threads)
       {
         const std::uint32_t b  = stage_both[i];
-        const std::uint32_t at = s.base[b >> 3 * Levels] + i;
+        const std::uint32_t at = s.base[split_of(b)] + i;
         dst[at]                = stage[i];
         if (ahead != nullptr)
         {
-          ahead[at] = static_cast<std::uint16_t>(b & (buckets - 1));
+          ahead[at] = next_of(b);
         }
       }
     }
@@ -204,13 +204,13 @@ struct tile_split
 #pragma unroll
       for (int k = 0; k < Items; ++k)
       {
-        const std::uint32_t o = both[k] >> 3 * Levels;
+        const std::uint32_t o = split_of(both[k]);
         if (o < buckets)
         {
           dst[s.base[o] + r[k]] = v[k];
           if (ahead != nullptr)
           {
-            ahead[s.base[o] + r[k]] = static_cast<std::uint16_t>(both[k] & (buckets - 1));
+            ahead[s.base[o] + r[k]] = next_of(both[k]);
           }
         }
       }
@@ -221,9 +221,24 @@ struct tile_split
   // Whether scatter() goes through the stage: a split of one level stores a warp's particles in at
   // most 8 runs from registers, and the stage's barriers and scan would cost more than they save.
   static constexpr bool staged             = Levels > 1;
+  // The stage: the tile's particles, then each one's both_buckets at the same place.
   static constexpr std::size_t stage_bytes = staged ? size * (sizeof(float4) + sizeof(std::uint32_t)) : 0;
 
 private:
+  // A particle's buckets in this split and the next one (bucket<2 Levels>: this split's digits first).
+  __device__ static std::uint32_t both_buckets(float4 p, int depth)
+  {
+    return static_cast<std::uint32_t>(bucket<2 * Levels>(p, depth));
+  }
+  __device__ static std::uint32_t split_of(std::uint32_t both)
+  {
+    return both >> 3 * Levels;
+  }
+  __device__ static std::uint16_t next_of(std::uint32_t both)
+  {
+    return static_cast<std::uint16_t>(both & (buckets - 1));
+  }
+
   // Every thread, the tile's counts in s.count: s.run[o] = bucket o's first place in the stage (an
   // exclusive scan, by warps of 32 buckets, then the warps' totals), s.base[o] = its run in dst
   // less s.run[o] (one atomic a bucket), so that stage place i of bucket o goes to s.base[o] + i.
